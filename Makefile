@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# meas: build the module and the tools, install dependencies, test.
+#
+#   make            module/meas.ko and the tools (W=1)
+#   make deps       install the Debian packages build, run and test need
+#   make check      unit tests on the host, selftests in the test VM
+#   make demo       load meas (here or in the VM) and report class 0
+#   make bench      context-switch benchmark in the VM
+#   make sparse     sparse (C=1) build of the module
+#   make checkpatch checkpatch --strict on the kernel sources
+
+KVER_RUNNING := $(shell uname -r)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER_RUNNING)/build) \
+		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+export KDIR
+
+BUILD ?= $(CURDIR)/build
+export BUILD
+
+.PHONY: all module tools deps check unit vmtest demo bench sparse checkpatch clean
+
+all: module tools
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel build directory: run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+tools:
+	$(MAKE) -C tools
+
+deps:
+	scripts/deps.sh
+
+unit:
+	$(MAKE) -C selftests unit
+
+vmtest: all
+	$(MAKE) -C selftests vmtest
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) vmtest
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh
+
+bench: deps
+	$(MAKE) all
+	$(MAKE) -C selftests bench
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
+
+checkpatch:
+	scripts/checkpatch.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
+	$(MAKE) -C tools clean
+	$(MAKE) -C selftests clean
+	rm -rf $(BUILD)

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/meas: the misc device, its open files and the ioctl dispatch.
+ * Each open file carries the classes it enabled; when its last reference
+ * goes (close, exit, kill -9) they are stopped, as MORGUE did.
+ */
+#include <linux/miscdevice.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/capability.h>
+#include <linux/string.h>
+#include <linux/module.h>
+#include "core.h"
+
+struct meas_file {
+	u32 mask;	/* PCLASSENABLEDMASK */
+};
+
+static int dev_open(struct inode *inode, struct file *file)
+{
+	struct meas_file *mf = kzalloc(sizeof(*mf), GFP_KERNEL);
+
+	if (!mf)
+		return -ENOMEM;
+	file->private_data = mf;
+	return 0;
+}
+
+static int dev_release(struct inode *inode, struct file *file)
+{
+	struct meas_file *mf = file->private_data;
+	u32 global;
+
+	meas_ctl_stop(&mf->mask, mf->mask, &global);
+	kfree(mf);
+	return 0;
+}
+
+/*
+ * Read a versioned struct: its first u32 is its size, at least @ver0;
+ * bytes past what the kernel knows must be zero.  Returns the size the
+ * caller gave, or an errno.
+ */
+static long dev_copy_in(void *k, size_t ksize, size_t ver0,
+			void __user *u)
+{
+	u32 usize;
+	int err;
+
+	if (get_user(usize, (u32 __user *)u))
+		return -EFAULT;
+	if (usize < ver0)
+		return -EINVAL;
+	err = copy_struct_from_user(k, ksize, u, usize);
+	if (err)
+		return err;
+	return usize;
+}
+
+static long dev_copy_out(void __user *u, const void *k, size_t ksize,
+			 u32 usize, long ret)
+{
+	if (copy_to_user(u, k, min_t(size_t, ksize, usize)))
+		return -EFAULT;
+	return ret;
+}
+
+static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
+{
+	static const int start_errno[] = {
+		[MEAS_START_OK]		= 0,
+		[MEAS_START_NOVMEM]	= -ENOMEM,
+		[MEAS_START_NODST]	= -ENOMEM,
+		[MEAS_START_NOLOCK]	= -EIO,
+		[MEAS_START_TOOBIG]	= -E2BIG,
+		[MEAS_START_BADCLASS]	= -EINVAL,
+	};
+	struct meas_start k;
+	long usize;
+	int rc;
+
+	usize = dev_copy_in(&k, sizeof(k), MEAS_START_SIZE_VER0, u);
+	if (usize < 0)
+		return usize;
+	if (k.flags)
+		return -EOPNOTSUPP;
+	if (memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+		return -EINVAL;
+	if (!perfmon_capable())
+		return -EPERM;
+	if (start)
+		rc = meas_ctl_start(&mf->mask, k.classmask, &k.global_mask);
+	else
+		rc = meas_ctl_stop(&mf->mask, k.classmask, &k.global_mask);
+	k.result = rc;
+	k.file_mask = mf->mask;
+	return dev_copy_out(u, &k, sizeof(k), usize,
+			    start ? start_errno[rc] : rc ? -EINVAL : 0);
+}
+
+static long dev_get(void __user *u)
+{
+	struct meas_get k;
+	long usize;
+
+	usize = dev_copy_in(&k, sizeof(k), MEAS_GET_SIZE_VER0, u);
+	if (usize < 0)
+		return usize;
+	if (k.flags & ~MEAS_GET_FAST)
+		return -EOPNOTSUPP;
+	if (k.pad || memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+		return -EINVAL;
+	return dev_copy_out(u, &k, sizeof(k), usize, meas_get_stats(&k));
+}
+
+static long dev_getinfo(struct meas_file *mf, void __user *u)
+{
+	struct meas_info k;
+	long usize;
+
+	usize = dev_copy_in(&k, sizeof(k), MEAS_INFO_SIZE_VER0, u);
+	if (usize < 0)
+		return usize;
+	/* Every field but size is output. */
+	memset(&k, 0, sizeof(k));
+	meas_ctl_info(mf->mask, &k);
+	k.size = usize;
+	return dev_copy_out(u, &k, sizeof(k), usize, 0);
+}
+
+static long dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct meas_file *mf = file->private_data;
+	void __user *u = (void __user *)arg;
+
+	switch (cmd) {
+	case MEAS_IOC_START:
+		return dev_startstop(mf, u, true);
+	case MEAS_IOC_STOP:
+		return dev_startstop(mf, u, false);
+	case MEAS_IOC_GET:
+		return dev_get(u);
+	case MEAS_IOC_INFO:
+		return dev_getinfo(mf, u);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations meas_fops = {
+	.owner		= THIS_MODULE,
+	.open		= dev_open,
+	.release	= dev_release,
+	.unlocked_ioctl	= dev_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice meas_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "meas",
+	.fops	= &meas_fops,
+	/* Anyone may read class 0; START and STOP check capabilities. */
+	.mode	= 0666,
+};
+
+int meas_dev_register(void)
+{
+	return misc_register(&meas_misc);
+}
+
+void meas_dev_unregister(void)
+{
+	misc_deregister(&meas_misc);
+}

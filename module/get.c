@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GETSTATISTICS and FGETSTATISTICS: copy items of a subclass to the
+ * caller.  The read holds meas_sir, so the region can be neither
+ * half-formatted nor freed while it is copied.
+ */
+#include <linux/uaccess.h>
+#include <linux/kernel.h>
+#include "core.h"
+
+static const int meas_get_errno[] = {
+	[MEAS_GET_OK]		= 0,
+	[MEAS_GET_NOTENABLED]	= -ENODATA,
+	[MEAS_GET_BOUNDS]	= -ENOBUFS,
+	[MEAS_GET_BADCOUNT]	= -ERANGE,
+	[MEAS_GET_BADITEM]	= -ERANGE,
+	[MEAS_GET_BADSUBCLASS]	= -EINVAL,
+	[MEAS_GET_BADCLASS]	= -EINVAL,
+};
+
+/* The checked path: the seed's codes, in the seed's order. */
+static int get_range(struct meas_class *cls, const struct meas_get *arg,
+		     u64 *word, u64 *n)
+{
+	struct meas_sub_view view;
+	int rc;
+
+	rc = meas_layout_find(cls->region, cls->words, arg->class,
+			      arg->subclass, &view);
+	if (!rc)
+		rc = meas_check_get(&view, arg->startingitem, arg->wordcount,
+				    arg->buflen);
+	if (rc)
+		return rc;
+	*word = view.base + MEAS_HEADER_WORDS + arg->startingitem;
+	*n = arg->wordcount;
+	return MEAS_GET_OK;
+}
+
+/* The fast path: no descriptive checks, but never outside the subclass. */
+static void fget_range(struct meas_class *cls, const struct meas_get *arg,
+		       u64 *word, u64 *n)
+{
+	struct meas_sub_view view;
+
+	if (meas_layout_find(cls->region, cls->words, arg->class,
+			     arg->subclass, &view) ||
+	    !meas_clamp_fget(&view, arg->startingitem, arg->wordcount,
+			     arg->buflen, word, n))
+		*n = 0;
+}
+
+/**
+ * meas_get_stats() - GETSTATISTICS or, with MEAS_GET_FAST, FGETSTATISTICS
+ * @arg: the request, validated as a struct; result and words are set
+ *
+ * Return: 0 or the errno of arg->result (Documentation/uapi.rst); -EFAULT
+ * when the destination cannot be written, -EINTR on a fatal signal.
+ */
+int meas_get_stats(struct meas_get *arg)
+{
+	bool fast = arg->flags & MEAS_GET_FAST;
+	struct meas_class *cls;
+	u64 word = 0, n = 0;
+	int rc = MEAS_GET_OK;
+
+	arg->words = 0;
+	if (!fast && (arg->class < 0 || arg->class >= MEAS_NR_CLASSES)) {
+		arg->result = MEAS_GET_BADCLASS;
+		return meas_get_errno[MEAS_GET_BADCLASS];
+	}
+	if (mutex_lock_killable(&meas_sir))
+		return -EINTR;
+	cls = meas_ctl_class(arg->class);
+	if (!cls)
+		rc = fast ? MEAS_GET_OK : MEAS_GET_NOTENABLED;
+	else if (fast)
+		fget_range(cls, arg, &word, &n);
+	else
+		rc = get_range(cls, arg, &word, &n);
+	if (n) {
+		cls->ops->fold(cls);
+		if (copy_to_user(u64_to_user_ptr(arg->buf), cls->region + word,
+				 n * sizeof(u64))) {
+			mutex_unlock(&meas_sir);
+			arg->result = fast ? MEAS_GET_OK : MEAS_GET_BOUNDS;
+			return -EFAULT;
+		}
+		arg->words = n;
+	}
+	mutex_unlock(&meas_sir);
+	arg->result = rc;
+	return meas_get_errno[rc];
+}

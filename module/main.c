@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meas: the MPE IV measurement interface on Linux.  Init and exit only;
+ * exit undoes init in reverse.
+ */
+#include <linux/module.h>
+#include <linux/init.h>
+#include "core.h"
+
+static int __init meas_init(void)
+{
+	int err;
+
+	err = meas_sched_init();
+	if (err)
+		return err;
+	meas_ctl_define(MEAS_CLASS_GLOBAL, &meas_class0_ops);
+	err = meas_dev_register();
+	if (err)
+		goto undefine_classes;
+	return 0;
+
+undefine_classes:
+	meas_ctl_define(MEAS_CLASS_GLOBAL, NULL);
+	return err;
+}
+
+/*
+ * Every open file holds a module reference and stops its classes when it
+ * is released, so by now no class is enabled and no probe is registered.
+ */
+static void __exit meas_exit(void)
+{
+	meas_dev_unregister();
+	meas_ctl_define(MEAS_CLASS_GLOBAL, NULL);
+}
+
+module_init(meas_init);
+module_exit(meas_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("MPE IV measurement interface: statistics classes, GETSTATISTICS");
+MODULE_AUTHOR("The meas developers");

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Class 0, subclass 0: the fixed counters, from the scheduler, lock and
+ * timer tracepoints.  Documentation/class0.rst maps every item.
+ *
+ * The hot path is per-CPU: each CPU counts into its own slot with
+ * this_cpu operations, without locks, shared atomics or allocation.  The
+ * time items and the state of the running segment (since when, idle or
+ * not) are written only by their CPU, with interrupts off, under a
+ * per-CPU sequence count so that a reader folding them on another CPU
+ * sees a consistent triple.
+ */
+#include <linux/percpu.h>
+#include <linux/seqlock.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/hrtimer.h>
+#include <linux/tracepoint.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include "core.h"
+#include "compat.h"
+
+struct sched_cpu {
+	u64 item[MEAS_C0_FIXED_ITEMS];
+	seqcount_t seq;		/* guards the fields below and time items */
+	u64 since;		/* start of the running segment */
+	bool valid;		/* segment state known */
+	bool idle;		/* the idle task runs */
+	bool disc;		/* idle right after an iowait stop */
+};
+
+static struct sched_cpu __percpu *sched_cpus;
+
+/* hrtimer_wakeup(), the callback of every hrtimer sleeper (not exported) */
+static enum hrtimer_restart (*sched_sleeper_fn)(struct hrtimer *);
+
+static bool sched_is_time_item(unsigned int i)
+{
+	return i == MEAS_C0_TIME_IDLE || i == MEAS_C0_TIME_DISC ||
+	       i == MEAS_C0_TIME_CPU;
+}
+
+/* Why a non-idle task left the CPU: the MPE stop reasons, mapped. */
+static unsigned int sched_stop_reason(bool preempt, struct task_struct *prev,
+				      unsigned int state)
+{
+	/* A preempted task, or one a signal kept awake, stays runnable. */
+	if (preempt || meas_task_state(prev) == TASK_RUNNING)
+		return MEAS_C0_PREEMPTIONS;
+	if (state & TASK_DEAD)
+		return MEAS_C0_STOP_EXIT;
+	if (state & (__TASK_STOPPED | __TASK_TRACED))
+		return MEAS_C0_STOP_JOBCTL;
+	if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
+		return prev->in_iowait ? MEAS_C0_STOP_DISC_BLOCKED :
+					 MEAS_C0_STOP_MISC_BLOCKED;
+	return prev->in_iowait ? MEAS_C0_STOP_DISC_UNBLOCKED :
+				 MEAS_C0_STOP_IMPEDE;
+}
+
+/* Close the running segment at @now; called with interrupts off. */
+static void sched_close_segment(struct sched_cpu *sc, u64 now)
+{
+	u64 d = now > sc->since ? now - sc->since : 0;
+
+	if (sc->idle) {
+		sc->item[MEAS_C0_TIME_IDLE] += d;
+		if (sc->disc)
+			sc->item[MEAS_C0_TIME_DISC] += d;
+	} else {
+		sc->item[MEAS_C0_TIME_CPU] += d;
+	}
+	sc->since = now;
+}
+
+static void probe_switch(MEAS_SCHED_SWITCH_PROTO(data, preempt, prev, next,
+						 prev_state))
+{
+	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
+	bool to_idle = is_idle_task(next);
+	u64 now = local_clock();
+
+	raw_write_seqcount_begin(&sc->seq);
+	if (sc->valid)
+		sched_close_segment(sc, now);
+	sc->since = now;
+	sc->valid = true;
+	sc->idle = to_idle;
+	sc->disc = to_idle && prev->in_iowait;
+	raw_write_seqcount_end(&sc->seq);
+
+	if (!is_idle_task(prev))
+		__this_cpu_inc(sched_cpus->item[sched_stop_reason(preempt, prev,
+				MEAS_PREV_STATE(prev, prev_state))]);
+	if (!to_idle)
+		__this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
+	else if (sc->disc)
+		__this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_DISC]);
+	if (to_idle)
+		__this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_IDLE]);
+}
+
+static void probe_wakeup(void *data, struct task_struct *p)
+{
+	this_cpu_inc(sched_cpus->item[MEAS_C0_WAKEUPS]);
+}
+
+static void probe_wakeup_new(void *data, struct task_struct *p)
+{
+	this_cpu_inc(sched_cpus->item[MEAS_C0_WAKEUPS_NEW]);
+}
+
+static void probe_fork(void *data, struct task_struct *parent,
+		       struct task_struct *child)
+{
+	this_cpu_inc(sched_cpus->item[MEAS_C0_FORKS]);
+}
+
+static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+		       struct linux_binprm *bprm)
+{
+	this_cpu_inc(sched_cpus->item[MEAS_C0_EXECS]);
+}
+
+static void probe_exit(void *data, struct task_struct *p)
+{
+	this_cpu_inc(sched_cpus->item[MEAS_C0_EXITS]);
+}
+
+static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	this_cpu_inc(sched_cpus->item[MEAS_C0_MIGRATIONS]);
+}
+
+/* A sleeping lock's slow path: the MPE "busy SIR" stop. */
+static void probe_contention(void *data, void *lock, unsigned int flags)
+{
+	if (!(flags & LCB_F_SPIN))
+		this_cpu_inc(sched_cpus->item[MEAS_C0_STOP_BUSY_SIR]);
+}
+
+/* A sleeper's timer fires while its task still waits: a timed-out stop. */
+static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
+				 ktime_t *now)
+{
+	struct hrtimer_sleeper *sl;
+
+	if (READ_ONCE(timer->function) != sched_sleeper_fn)
+		return;
+	sl = container_of(timer, struct hrtimer_sleeper, timer);
+	if (READ_ONCE(sl->task))
+		this_cpu_inc(sched_cpus->item[MEAS_C0_STOP_TIMED_OUT]);
+}
+
+static struct meas_tp sched_tps[] = {
+	{ "sched_switch",		probe_switch,		true },
+	{ "sched_wakeup",		probe_wakeup,		true },
+	{ "sched_wakeup_new",		probe_wakeup_new,	true },
+	{ "sched_process_fork",		probe_fork,		true },
+	{ "sched_process_exec",		probe_exec,		true },
+	{ "sched_process_exit",		probe_exit,		true },
+	{ "sched_migrate_task",		probe_migrate,		false },
+	{ "contention_begin",		probe_contention,	false },
+	{ "hrtimer_expire_entry",	probe_hrtimer_expire,	false },
+};
+
+/* Runs on each CPU by IPI: the interrupted task tells the segment state. */
+static void sched_init_cpu(void *unused)
+{
+	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
+
+	if (sc->valid)
+		return;
+	raw_write_seqcount_begin(&sc->seq);
+	sc->since = local_clock();
+	sc->idle = is_idle_task(current);
+	sc->valid = true;
+	raw_write_seqcount_end(&sc->seq);
+}
+
+/**
+ * meas_sched_attach() - allocate the per-CPU counters, register probes
+ * @cls: class 0, formatted
+ *
+ * Return: MEAS_START_OK, MEAS_START_NODST or MEAS_START_NOLOCK.
+ */
+int meas_sched_attach(struct meas_class *cls)
+{
+	int cpu;
+
+	if (meas_params_fail(MEAS_START_NODST))
+		return MEAS_START_NODST;
+	sched_cpus = __alloc_percpu_gfp(sizeof(struct sched_cpu),
+					__alignof__(struct sched_cpu),
+					GFP_KERNEL | __GFP_NOWARN);
+	if (!sched_cpus)
+		return MEAS_START_NODST;
+	for_each_possible_cpu(cpu)
+		seqcount_init(&per_cpu_ptr(sched_cpus, cpu)->seq);
+	if (meas_tp_register(sched_tps, ARRAY_SIZE(sched_tps), NULL)) {
+		tracepoint_synchronize_unregister();
+		goto free_cpus;
+	}
+	on_each_cpu(sched_init_cpu, NULL, 1);
+	return MEAS_START_OK;
+
+free_cpus:
+	free_percpu(sched_cpus);
+	sched_cpus = NULL;
+	return MEAS_START_NOLOCK;
+}
+
+/**
+ * meas_sched_detach() - unregister probes, then free what they touch
+ * @cls: class 0
+ */
+void meas_sched_detach(struct meas_class *cls)
+{
+	meas_tp_unregister(sched_tps, ARRAY_SIZE(sched_tps), NULL);
+	tracepoint_synchronize_unregister();
+	free_percpu(sched_cpus);
+	sched_cpus = NULL;
+}
+
+/* Add one CPU's time items, with its running segment up to now. */
+static void sched_fold_time(u64 *out, int cpu)
+{
+	struct sched_cpu *sc = per_cpu_ptr(sched_cpus, cpu);
+	u64 idle, disc, busy, since, now, d;
+	bool valid, in_idle, in_disc;
+	unsigned int seq;
+
+	do {
+		seq = raw_read_seqcount_begin(&sc->seq);
+		idle = sc->item[MEAS_C0_TIME_IDLE];
+		disc = sc->item[MEAS_C0_TIME_DISC];
+		busy = sc->item[MEAS_C0_TIME_CPU];
+		since = sc->since;
+		valid = sc->valid;
+		in_idle = sc->idle;
+		in_disc = sc->disc;
+	} while (read_seqcount_retry(&sc->seq, seq));
+
+	if (valid && cpu_online(cpu)) {
+		now = cpu_clock(cpu);
+		d = now > since ? now - since : 0;
+		if (!in_idle)
+			busy += d;
+		else
+			idle += d;
+		if (in_idle && in_disc)
+			disc += d;
+	}
+	out[MEAS_C0_TIME_IDLE] += idle;
+	out[MEAS_C0_TIME_DISC] += disc;
+	out[MEAS_C0_TIME_CPU] += busy;
+}
+
+/**
+ * meas_sched_fold() - sum the per-CPU counters into the region
+ * @cls: class 0, enabled; called with meas_sir held
+ */
+void meas_sched_fold(struct meas_class *cls)
+{
+	u64 *out = meas_xds_entry(cls, MEAS_CLASS_GLOBAL, MEAS_C0_SUB_FIXED, 1);
+	unsigned int i;
+	int cpu;
+
+	if (WARN_ON_ONCE(!out))
+		return;
+	memset(out, 0, MEAS_C0_FIXED_ITEMS * sizeof(u64));
+	for_each_possible_cpu(cpu) {
+		struct sched_cpu *sc = per_cpu_ptr(sched_cpus, cpu);
+
+		for (i = 0; i < MEAS_C0_FIXED_ITEMS; i++)
+			if (!sched_is_time_item(i))
+				out[i] += READ_ONCE(sc->item[i]);
+		sched_fold_time(out, cpu);
+	}
+}
+
+/**
+ * meas_sched_init() - bind the tracepoints and find the sleeper callback
+ *
+ * Return: 0, or -ENOENT if a required tracepoint is missing.
+ */
+int meas_sched_init(void)
+{
+	/* Not on the stack: it is never started, only read. */
+	static struct hrtimer_sleeper sl;
+	unsigned int i;
+
+	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	sched_sleeper_fn = sl.timer.function;
+	meas_tp_bind(sched_tps, ARRAY_SIZE(sched_tps));
+	for (i = 0; i < ARRAY_SIZE(sched_tps); i++)
+		if (sched_tps[i].required && !sched_tps[i].tp)
+			return -ENOENT;
+	return 0;
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoints bound by name.  Out-of-tree modules cannot take the address
+ * of the kernel's tracepoint structs, so they are looked up once with
+ * for_each_kernel_tracepoint() and registered only while a class needs
+ * them.
+ */
+#include <linux/tracepoint.h>
+#include <linux/string.h>
+#include <linux/printk.h>
+#include "core.h"
+
+/* Probes registered now, for MEAS_IOC_INFO; changed under meas_sir. */
+unsigned int meas_tp_probes;
+
+struct tp_lookup {
+	struct meas_tp *tps;
+	unsigned int n;
+};
+
+static void tp_match(struct tracepoint *tp, void *priv)
+{
+	struct tp_lookup *l = priv;
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(tp->name, l->tps[i].name))
+			l->tps[i].tp = tp;
+}
+
+/**
+ * meas_tp_bind() - look up tracepoints by name
+ * @tps: table to fill in
+ * @n: entries of @tps
+ *
+ * A missing optional tracepoint is reported once and its items read 0.
+ */
+void meas_tp_bind(struct meas_tp *tps, unsigned int n)
+{
+	struct tp_lookup l = { .tps = tps, .n = n };
+	unsigned int i;
+
+	for_each_kernel_tracepoint(tp_match, &l);
+	for (i = 0; i < n; i++)
+		if (!tps[i].tp)
+			pr_info("tracepoint %s not found%s\n", tps[i].name,
+				tps[i].required ? "" : ": its items read 0");
+}
+
+/**
+ * meas_tp_register() - register every bound probe of a table
+ * @tps: the table
+ * @n: entries of @tps
+ * @data: probe data
+ *
+ * On failure, what was registered is unregistered again.
+ *
+ * Return: 0, -ENOENT when a required tracepoint is missing, or the error
+ * of tracepoint_probe_register().
+ */
+int meas_tp_register(struct meas_tp *tps, unsigned int n, void *data)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < n; i++)
+		if (tps[i].required && !tps[i].tp)
+			return -ENOENT;
+	for (i = 0; i < n && !err; i++) {
+		if (!tps[i].tp)
+			continue;
+		err = meas_params_fail(MEAS_START_NOLOCK) ? -EIO :
+			tracepoint_probe_register(tps[i].tp, tps[i].probe, data);
+		if (!err)
+			meas_tp_probes++;
+	}
+	if (err) {
+		meas_tp_unregister(tps, i - 1, data);
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * meas_tp_unregister() - unregister the first @n probes of a table
+ * @tps: the table
+ * @n: entries to unregister
+ * @data: probe data given at registration
+ *
+ * The caller must call tracepoint_synchronize_unregister() before it
+ * frees anything the probes touch.
+ */
+void meas_tp_unregister(struct meas_tp *tps, unsigned int n, void *data)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (tps[i].tp && !tracepoint_probe_unregister(tps[i].tp,
+							      tps[i].probe, data))
+			meas_tp_probes--;
+}
