@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test VM: the context-switch ping-pong with meas not
+# loaded against class 0 enabled, alternated, medians and their ratio.
+#   selftests/bench/bench.sh BUILD_DIR
+set -eu
+out=${1:?usage: bench.sh BUILD_DIR}
+pp="$out/pingpong"
+n=${MEAS_BENCH_ROUNDS:-50000}
+reps=${MEAS_BENCH_REPS:-7}
+
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+# The first run warms QEMU's translation cache: discard it.
+"$pp" -n "$n" >/dev/null
+: >/tmp/base; : >/tmp/meas
+i=0
+while [ $i -lt "$reps" ]; do
+	"$pp" -n "$n" >>/tmp/base
+	insmod module/meas.ko
+	"$pp" -n "$n" -e >>/tmp/meas
+	rmmod meas
+	i=$((i + 1))
+done
+base=$(median </tmp/base)
+meas=$(median </tmp/meas)
+echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/base))"
+echo "pingpong round trips/s, class 0 enabled:   $meas (runs: $(tr '\n' ' ' </tmp/meas))"
+awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'

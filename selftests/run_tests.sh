@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test VM as root, from the repository: loads meas.ko,
+# runs every selftest (TAP on the console), then checks that the module
+# cannot go while a file is open and goes cleanly after.
+#   selftests/run_tests.sh BUILD_DIR
+set -u
+out=${1:?usage: run_tests.sh BUILD_DIR}
+status=0
+
+insmod module/meas.ko || { echo "not ok 1 - insmod meas.ko"; exit 1; }
+
+"$out/meas_test" || status=1
+
+if [ -x selftests/measctl/measctl_test.sh ]; then
+	selftests/measctl/measctl_test.sh || status=1
+fi
+
+echo "TAP version 13"
+echo "1..3"
+exec 3</dev/meas
+if rmmod meas 2>/dev/null; then
+	echo "not ok 1 - rmmod refused while /dev/meas is open"
+	status=1
+	exec 3<&-
+else
+	echo "ok 1 - rmmod refused while /dev/meas is open"
+	exec 3<&-
+	if rmmod meas; then
+		echo "ok 2 - rmmod after close"
+	else
+		echo "not ok 2 - rmmod after close"
+		status=1
+	fi
+fi
+# A probe left registered would run freed code on the next switches.
+sleep 1
+if grep -q '^meas ' /proc/modules; then
+	echo "not ok 3 - meas unloaded, system still scheduling"
+	status=1
+else
+	echo "ok 3 - meas unloaded, system still scheduling"
+fi
+exit $status
