@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include "core.h"
 
+/* MEASSIR: serialises start, stop, reads and the class table */
 DEFINE_MUTEX(meas_sir);
 
 static struct meas_class meas_classes[MEAS_NR_CLASSES];

@@ -9,14 +9,8 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdint.h>
-#include <stdbool.h>
-typedef uint64_t u64;
-typedef int64_t s64;
-typedef uint32_t u32;
-typedef int32_t s32;
 #endif
+/* The host unit tests bring u64, s64, u32 and bool themselves. */
 
 #define MEAS_MAX_SUBCLASSES	16
 

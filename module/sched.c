@@ -19,6 +19,10 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "core.h"
+
+static void meas_probe_switch(void *data, bool preempt,
+			      struct task_struct *prev,
+			      struct task_struct *next, unsigned int prev_state);
 #include "compat.h"
 
 struct sched_cpu {
@@ -74,8 +78,9 @@ static void sched_close_segment(struct sched_cpu *sc, u64 now)
 	sc->since = now;
 }
 
-static void probe_switch(MEAS_SCHED_SWITCH_PROTO(data, preempt, prev, next,
-						 prev_state))
+static void meas_probe_switch(void *data, bool preempt,
+			      struct task_struct *prev,
+			      struct task_struct *next, unsigned int prev_state)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
 	bool to_idle = is_idle_task(next);
@@ -92,7 +97,7 @@ static void probe_switch(MEAS_SCHED_SWITCH_PROTO(data, preempt, prev, next,
 
 	if (!is_idle_task(prev))
 		__this_cpu_inc(sched_cpus->item[sched_stop_reason(preempt, prev,
-				MEAS_PREV_STATE(prev, prev_state))]);
+								  prev_state)]);
 	if (!to_idle)
 		__this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
 	else if (sc->disc)
@@ -154,7 +159,7 @@ static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
 }
 
 static struct meas_tp sched_tps[] = {
-	{ "sched_switch",		probe_switch,		true },
+	{ "sched_switch",		MEAS_PROBE_SWITCH,	true },
 	{ "sched_wakeup",		probe_wakeup,		true },
 	{ "sched_wakeup_new",		probe_wakeup_new,	true },
 	{ "sched_process_fork",		probe_fork,		true },

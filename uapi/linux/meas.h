@@ -93,10 +93,11 @@ struct meas_start {
 	__u32 global_mask;
 	__aligned_u64 reserved[2];
 };
+
 #define MEAS_START_SIZE_VER0	40
 
 /* flags of struct meas_get */
-#define MEAS_GET_FAST		(1U << 0)	/* FGETSTATISTICS */
+#define MEAS_GET_FAST		0x1	/* FGETSTATISTICS */
 
 /**
  * struct meas_get - argument of MEAS_IOC_GET (GETSTATISTICS)
@@ -127,6 +128,7 @@ struct meas_get {
 	__aligned_u64 words;
 	__aligned_u64 reserved[2];
 };
+
 #define MEAS_GET_SIZE_VER0	80
 
 /**
@@ -155,6 +157,7 @@ struct meas_info {
 	__aligned_u64 region_bytes[MEAS_NR_CLASSES];
 	__aligned_u64 reserved[4];
 };
+
 #define MEAS_INFO_SIZE_VER0	248
 
 #define MEAS_ABI_VERSION	1

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install every Debian package meas needs to build, run and test:
+# non-interactive, and a no-op when everything is there already.
+set -eu
+
+PKGS="build-essential pkg-config kmod cpio xz-utils bc python3 util-linux
+linux-headers-amd64 linux-image-amd64 linux-source-6.1
+qemu-system-x86 busybox-static
+libnl-3-dev libnl-genl-3-dev sparse"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=sudo
+	else
+		echo "deps: missing packages:$missing; run as root" >&2
+		exit 1
+	fi
+else
+	SUDO=
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
