@@ -1,0 +1,456 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-vm.sh - run a command as root inside a throw-away QEMU guest that boots
+# the installed Debian kernel, for testing the meas kernel module.
+#
+# Usage:
+#   selftests/vm/run-vm.sh [--kernel PATH] [--cpus N] [--mem MB]
+#                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
+#                          [--log FILE] -- CMD [ARGS...]
+#
+#   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
+#                   defaults to the newest /lib/modules/<ver> that has a
+#                   matching /boot/vmlinuz-<ver>).  The modules of that
+#                   version must exist in /lib/modules/<ver> on the host.
+#   --cpus N        number of vCPUs (default 2)
+#   --mem MB        guest memory in MiB (default 1024)
+#   --timeout SEC   wall-clock limit for the whole VM run (default 600)
+#   --kvm           use KVM instead of TCG (the default)
+#   --append STR    extra kernel command line arguments
+#   --log FILE      also save the serial console to FILE, and the guest's
+#                   full kernel log (dmesg at exit) to FILE.dmesg
+#
+# Environment:
+#   KVER            kernel version to boot (overrides auto-detection)
+#   MEAS_VM_CACHE   initramfs/vmlinux cache directory (default /tmp/meas-vm)
+#   MEAS_VM_PVH=0   boot the bzImage itself instead of the cached uncompressed
+#                   vmlinux (PVH entry; saves ~3 s of xz decompression)
+#   MEAS_*          every other MEAS_* variable is exported into the guest
+#
+# How it works: the host root "/" is exported read-only to the guest over
+# virtio-9p.  A small cached initramfs (busybox + the 9p/virtio modules)
+# mounts it, puts tmpfs on /tmp, /run, /var/tmp and /dev/shm, mounts
+# proc/sys/dev/devpts/debugfs/tracefs, and runs selftests/vm/guest.sh from
+# this repository inside a chroot.  guest.sh cds to the repository, runs CMD
+# (stdin is /dev/null; stdout/stderr go to the serial console ttyS0, which is
+# streamed to this script's stdout), then writes "MEAS-VM-EXIT <status>"
+# to a second serial port (ttyS1, a file on the host) and powers off.
+# CMD and the repository path reach the guest in a small per-run cpio archive
+# appended to the initramfs.  Host paths under /tmp, /run, /var/tmp are
+# hidden in the guest by tmpfs.
+#
+# Exit status:
+#   CMD's exit status, if the guest reported one and the kernel log is clean;
+#   1    CMD succeeded but the kernel log shows WARNING/BUG/Oops/lockdep/...
+#   2    usage or setup error on the host
+#   124  the wall-clock timeout expired
+#   125  the guest never reported a status (kernel panic, crash, CMD killed)
+#
+# Examples:
+#   selftests/vm/run-vm.sh -- true
+#   selftests/vm/run-vm.sh --log /tmp/vm.log -- sh -c 'modprobe null_blk && ls /dev/nullb0'
+
+set -euo pipefail
+
+PROG=run-vm
+die() {
+	echo "$PROG: $*" >&2
+	exit 2
+}
+usage() {
+	sed -n '/^# Usage:/,/^# Environment:/{/^# Environment:/d;s/^# \{0,1\}//;p}' "$0" >&2
+	echo "(see the comment at the top of $0 for details)" >&2
+	exit 2
+}
+help() {
+	sed -n '4,/^$/{/^$/d;s/^# \{0,1\}//;p}' "$0"
+	exit 0
+}
+
+kernel=""
+cpus=2
+mem=1024
+timeout_s=600
+use_kvm=0
+append=""
+log=""
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) [ $# -ge 2 ] || usage; kernel=$2; shift 2 ;;
+	--kernel=*) kernel=${1#*=}; shift ;;
+	--cpus) [ $# -ge 2 ] || usage; cpus=$2; shift 2 ;;
+	--cpus=*) cpus=${1#*=}; shift ;;
+	--mem) [ $# -ge 2 ] || usage; mem=$2; shift 2 ;;
+	--mem=*) mem=${1#*=}; shift ;;
+	--timeout) [ $# -ge 2 ] || usage; timeout_s=$2; shift 2 ;;
+	--timeout=*) timeout_s=${1#*=}; shift ;;
+	--kvm) use_kvm=1; shift ;;
+	--append) [ $# -ge 2 ] || usage; append=$2; shift 2 ;;
+	--append=*) append=${1#*=}; shift ;;
+	--log) [ $# -ge 2 ] || usage; log=$2; shift 2 ;;
+	--log=*) log=${1#*=}; shift ;;
+	-h | --help) help ;;
+	--) shift; break ;;
+	*) echo "$PROG: unknown option: $1" >&2; usage ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "$PROG: no command given" >&2; usage; }
+
+for n in "$cpus" "$mem" "$timeout_s"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "not a positive integer: $n"
+done
+
+for tool in qemu-system-x86_64 busybox modprobe cpio timeout sha256sum od; do
+	command -v "$tool" >/dev/null || die "required tool not found: $tool"
+done
+busybox_bin=$(command -v busybox)
+# A dynamically linked busybox cannot work in the initramfs.
+if LC_ALL=C od -An -c -N 4000 "$busybox_bin" 2>/dev/null | tr -d ' \n' | grep -q 'ld-linux'; then
+	die "$busybox_bin is dynamically linked; install busybox-static"
+fi
+
+# --- repository -----------------------------------------------------------
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+[ -f "$repo/selftests/vm/guest.sh" ] || die "missing $repo/selftests/vm/guest.sh"
+case "$repo/" in
+/tmp/* | /run/* | /var/tmp/* | /dev/* | /proc/* | /sys/*)
+	die "repository $repo is under a directory the guest replaces; move it elsewhere" ;;
+esac
+
+# --- kernel version -------------------------------------------------------
+
+# Print the version string embedded in an x86 bzImage (setup header).
+bzimage_version() {
+	local off
+	off=$(od -An -tu2 -j 526 -N 2 "$1" 2>/dev/null | tr -d ' ') || return 1
+	[ -n "$off" ] && [ "$off" -gt 0 ] || return 1
+	dd if="$1" bs=1 skip=$((off + 512)) count=128 2>/dev/null |
+		tr '\0' '\n' | head -n 1 | cut -d' ' -f1
+}
+
+kver=${KVER:-}
+if [ -n "$kernel" ]; then
+	[ -r "$kernel" ] || die "kernel image not readable: $kernel"
+	if [ -z "$kver" ]; then
+		case "$(basename "$kernel")" in
+		vmlinuz-*) kver=$(basename "$kernel"); kver=${kver#vmlinuz-} ;;
+		esac
+		[ -n "$kver" ] && [ -d "/lib/modules/$kver" ] || kver=$(bzimage_version "$kernel" || true)
+	fi
+	[ -n "$kver" ] || die "cannot determine the version of $kernel; set KVER"
+elif [ -n "$kver" ]; then
+	kernel=/boot/vmlinuz-$kver
+else
+	# Pick the highest version that has both modules and a kernel image.
+	kver=$(for d in /lib/modules/*/; do
+		v=$(basename "$d")
+		[ -f "/boot/vmlinuz-$v" ] && echo "$v"
+	done | sort -V | tail -n 1)
+	[ -n "$kver" ] || die "no /lib/modules/<ver> with a matching /boot/vmlinuz-<ver>"
+	kernel=/boot/vmlinuz-$kver
+fi
+[ -r "$kernel" ] || die "kernel image not readable: $kernel"
+[ -d "/lib/modules/$kver" ] || die "no modules for $kver in /lib/modules/$kver"
+
+# --- cached initramfs -----------------------------------------------------
+
+# /init of the initramfs (busybox sh).  Part of the cache key.
+read -r -d '' INIT_SCRIPT <<'EOF' || true
+#!/bin/sh
+# meas test VM /init (generated by selftests/vm/run-vm.sh)
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+
+off() {
+	# isa-debug-exit: QEMU exits at once; else power off.
+	printf '\0' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	poweroff -f
+	sleep 60
+}
+fail() {
+	echo "meas-vm /init: $*"
+	off
+}
+
+while read -r m; do
+	insmod "/modules/$m" || fail "insmod $m failed"
+done </modules/order
+
+mkdir -p /newroot
+mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
+	hostroot /newroot || fail "cannot mount the host root over 9p"
+
+R=/newroot
+mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $R/tmp || fail "tmpfs on /tmp"
+mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs $R/run || fail "tmpfs on /run"
+[ -d $R/var/tmp ] && mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $R/var/tmp
+mount -t proc proc $R/proc || fail "proc"
+mount -t sysfs sysfs $R/sys || fail "sysfs"
+mount -t devtmpfs devtmpfs $R/dev || fail "devtmpfs"
+mkdir -p $R/dev/pts $R/dev/shm
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $R/dev/pts
+mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $R/dev/shm
+[ -d $R/sys/kernel/debug ] && mount -t debugfs debugfs $R/sys/kernel/debug
+[ -d $R/sys/kernel/tracing ] && mount -t tracefs tracefs $R/sys/kernel/tracing
+[ -d $R/sys/fs/cgroup ] && mount -t cgroup2 cgroup2 $R/sys/fs/cgroup
+
+busybox ip link set lo up 2>/dev/null
+
+mkdir -p $R/run/meas
+cp /meas/* $R/run/meas/ || fail "per-run data missing"
+read -r REPO </meas/repo
+chroot $R /bin/bash "$REPO/selftests/vm/guest.sh"
+# guest.sh powers off itself; only get here if it was killed.
+echo "meas-vm /init: guest.sh exited without powering off"
+off
+EOF
+
+# Modules needed to mount the host root over virtio-9p, in dependency order.
+modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
+	modprobe -S "$kver" --show-depends "$m" || die "modprobe -S $kver cannot resolve $m"
+done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
+[ -n "$modlist" ] || die "no modules found for virtio/9p in /lib/modules/$kver"
+
+cache=${MEAS_VM_CACHE:-/tmp/meas-vm}
+mkdir -p "$cache"
+key=$({
+	echo "format 1"
+	printf '%s\n' "$INIT_SCRIPT"
+	printf '%s\n' "$modlist"
+	# shellcheck disable=SC2086 # one module path per word
+	stat -L -c '%s %Y' "$busybox_bin" $modlist
+} | sha256sum | cut -c1-16)
+base_cpio=$cache/initramfs-$kver-$key.cpio
+
+workdir=$(mktemp -d "$cache/run.XXXXXX")
+qpid=""
+# shellcheck disable=SC2317 # called via trap
+cleanup() {
+	# timeout(1) relays the signal to qemu.
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ ! -s "$base_cpio" ]; then
+	st=$workdir/initramfs
+	mkdir -p "$st"/{bin,dev,proc,sys,modules,newroot,meas}
+	cp "$busybox_bin" "$st/bin/busybox"
+	for a in sh mount umount mkdir insmod cp cat chroot poweroff reboot sleep echo dd ls; do
+		ln -s busybox "$st/bin/$a"
+	done
+	mknod -m 600 "$st/dev/console" c 5 1 2>/dev/null || true
+	printf '%s\n' "$INIT_SCRIPT" >"$st/init"
+	chmod 755 "$st/init"
+	: >"$st/modules/order"
+	for m in $modlist; do
+		name=$(basename "$m")
+		case "$name" in
+		*.ko) cp "$m" "$st/modules/$name" ;;
+		*.ko.xz) xz -dc "$m" >"$st/modules/${name%.xz}"; name=${name%.xz} ;;
+		*.ko.zst) zstd -qdc "$m" >"$st/modules/${name%.zst}"; name=${name%.zst} ;;
+		*.ko.gz) gzip -dc "$m" >"$st/modules/${name%.gz}"; name=${name%.gz} ;;
+		*) die "unsupported module file: $m" ;;
+		esac
+		echo "$name" >>"$st/modules/order"
+	done
+	(cd "$st" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0) >"$workdir/base.cpio" ||
+		die "cannot build the initramfs"
+	mv -f "$workdir/base.cpio" "$base_cpio"
+	rm -rf "$st"
+fi
+
+# --- cached uncompressed kernel (PVH boot) --------------------------------
+
+# Decompressing an xz bzImage takes ~3 s under TCG.  If the kernel supports
+# the PVH entry point, boot the uncompressed vmlinux ELF instead; it is
+# extracted from the bzImage payload once and cached.
+is_bzimage() {
+	[ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ]
+}
+le32() {
+	od -An -tu4 -j "$2" -N 4 "$1" | tr -d ' '
+}
+# Write the decompressed bzImage payload (vmlinux) to $2.  The kernel build
+# appends the uncompressed size to the payload, which is used as a check
+# (decompressors complain about those trailing bytes, so ignore their status).
+extract_vmlinux() {
+	local img=$1 out=$2 setup_sects start off len magic size
+	setup_sects=$(od -An -tu1 -j 497 -N 1 "$img" | tr -d ' ')
+	[ "$setup_sects" != 0 ] || setup_sects=4
+	start=$(((setup_sects + 1) * 512))
+	off=$(le32 "$img" 584)
+	len=$(le32 "$img" 588)
+	[ -n "$off" ] && [ -n "$len" ] && [ "$len" -gt 0 ] || return 1
+	magic=$(od -An -tx1 -j $((start + off)) -N 6 "$img" | tr -d ' \n')
+	size=$(le32 "$img" $((start + off + len - 4)))
+	tail -c +$((start + off + 1)) "$img" | head -c "$len" | case "$magic" in
+		fd377a585a00) xz -dcq ;;
+		1f8b*) gzip -dcq ;;
+		28b52ffd*) zstd -dcq ;;
+		02214c18*) lz4 -dcq ;;
+		425a68*) bzip2 -dcq ;;
+		5d0000*) xz -dcq --format=lzma ;;
+		*) return 1 ;;
+		esac >"$out" 2>/dev/null || true
+	[ "$(stat -c %s "$out")" = "$size" ] &&
+		[ "$(od -An -c -N 4 "$out" | tr -d ' ')" = '177ELF' ]
+}
+kernel_has_pvh() {
+	if [ -r "/boot/config-$kver" ]; then
+		grep -q '^CONFIG_PVH=y' "/boot/config-$kver"
+	elif command -v readelf >/dev/null; then
+		readelf -n "$1" 2>/dev/null | grep -Eq '(0x00000012|XEN_ELFNOTE_PHYS32_ENTRY)'
+	else
+		return 1
+	fi
+}
+
+boot_image=$kernel
+if [ "${MEAS_VM_PVH:-1}" != 0 ] && is_bzimage "$kernel"; then
+	vmkey=$({
+		echo "$kernel"
+		stat -L -c '%s %Y' "$kernel"
+	} | sha256sum | cut -c1-16)
+	vmlinux=$cache/vmlinux-$kver-$vmkey
+	if [ ! -s "$vmlinux" ] &&
+		extract_vmlinux "$kernel" "$workdir/vmlinux" &&
+		kernel_has_pvh "$workdir/vmlinux"; then
+		mv -f "$workdir/vmlinux" "$vmlinux"
+	fi
+	rm -f "$workdir/vmlinux"
+	[ -s "$vmlinux" ] && boot_image=$vmlinux
+fi
+
+# --- per-run data ---------------------------------------------------------
+
+rd=$workdir/rundata
+mkdir -p "$rd/meas"
+printf '%s\n' "$repo" >"$rd/meas/repo"
+# Console loglevel while CMD runs, unless --append chose one.
+case " $append " in
+*" loglevel="* | *" quiet "* | *" debug "* | *" ignore_loglevel "*) : >"$rd/meas/loglevel" ;;
+*) echo 5 >"$rd/meas/loglevel" ;;
+esac
+{
+	printf 'set --'
+	printf ' %q' "$@"
+	printf '\n'
+} >"$rd/meas/cmd"
+{
+	while IFS= read -r var; do
+		case "$var" in MEAS_VM_CACHE | MEAS_VM_PVH) continue ;; esac
+		printf 'export %s=%q\n' "$var" "${!var}"
+	done < <(compgen -e | grep '^MEAS_' || true)
+} >"$rd/meas/env"
+(cd "$rd" && find meas | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$workdir/run.cpio"
+cat "$base_cpio" "$workdir/run.cpio" >"$workdir/initrd"
+
+# --- run ------------------------------------------------------------------
+
+console_log=${log:-$workdir/console.log}
+result=$workdir/result
+[ -z "$log" ] || mkdir -p "$(dirname "$log")"
+: >"$console_log"
+: >"$result"
+
+# Multi-threaded TCG (QEMU 7.2) can leave a vCPU spinning on stale code
+# while another patches kernel text (text_poke_bp, as every tracepoint
+# registration does): seen as an RCU stall in smp_call_function.  One TCG
+# thread for all vCPUs keeps cross-modified code coherent.
+if [ "$use_kvm" = 1 ]; then accel=kvm; else accel=${MEAS_VM_ACCEL:-tcg,thread=single}; fi
+# Boot quietly (console loglevel 4: errors and worse); guest.sh raises it to
+# 5 before running CMD so that WARNINGs and lockdep reports are shown live.
+# The full kernel log is checked at the end anyway.
+cmdline="console=ttyS0 printk.time=1 loglevel=4 panic_on_warn=1 panic=-1 oops=panic"
+# A stalled CPU ends the run at once instead of at the wall-clock limit.
+cmdline+=" sysctl.kernel.panic_on_rcu_stall=1 sysctl.kernel.hung_task_panic=1"
+cmdline+=" rdinit=/init"
+# The bzImage real-mode setup code would print "Probing EDD..." otherwise.
+[ "$boot_image" = "$kernel" ] && cmdline+=" edd=off"
+[ -n "$append" ] && cmdline+=" $append"
+
+# qboot is much quicker than SeaBIOS and prints nothing.
+firmware=()
+for d in /usr/share/qemu /usr/share/seabios /usr/local/share/qemu; do
+	if [ -f "$d/qboot.rom" ]; then firmware=(-bios qboot.rom); break; fi
+done
+
+# shellcheck disable=SC2054 # commas are part of QEMU option values
+qemu=(qemu-system-x86_64
+	-machine q35 "${firmware[@]}" -accel "$accel" -cpu max -smp "$cpus" -m "$mem"
+	-nodefaults -nographic -no-reboot -monitor none
+	-chardev stdio,id=con,signal=off -serial chardev:con
+	-chardev "file,id=result,path=$result" -serial chardev:result
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-kernel "$boot_image" -initrd "$workdir/initrd" -append "$cmdline")
+
+# The console goes to our stdout (CRs stripped) and to the log file.  QEMU
+# runs in the background so that the traps can stop it.
+mkfifo "$workdir/console"
+sed -u 's/\r//g' <"$workdir/console" | tee -a "$console_log" &
+teepid=$!
+timeout --foreground --kill-after=10 "$timeout_s" "${qemu[@]}" \
+	</dev/null >"$workdir/console" &
+qpid=$!
+set +e
+wait "$qpid"
+qrc=$?
+qpid=""
+wait "$teepid"
+set -e
+
+if [ -n "$log" ]; then
+	sed -e 's/\r//g' -e '/^MEAS-VM-EXIT /d' "$result" >"$log.dmesg"
+fi
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "$PROG: TIMEOUT: the VM did not finish within ${timeout_s}s" >&2
+	exit 124
+fi
+
+# Kernel messages carry a "[ seconds.micros]" timestamp (printk.time=1), both
+# on the console and in the dmesg dump; only such lines are checked, so test
+# output that merely mentions "WARNING:" is not a failure.
+ts='\[ *[0-9]+\.[0-9]+\] '
+bad='WARNING:|BUG:|Oops|Kernel panic|general protection fault'
+bad+='|possible circular locking|possible recursive locking|inconsistent lock state'
+bad+='|KASAN:|UBSAN:|kmemleak: .*suspected memory leak|unreferenced object 0x'
+bad+='|sleeping function called from invalid context|Call Trace:|rcu: .*stall|blocked for more than'
+splat=$(cat "$console_log" "$result" | tr -d '\r' |
+	grep -E "$ts.*($bad)" | awk '!seen[$0]++' | head -n 50 || true)
+
+status=$(tr -d '\r' <"$result" | sed -n 's/^MEAS-VM-EXIT \([0-9][0-9]*\)$/\1/p' | tail -n 1)
+
+rc=0
+if [ -z "$status" ]; then
+	if grep -q '^meas-vm /init: guest.sh exited' "$console_log"; then
+		echo "$PROG: FAIL: guest.sh died before reporting an exit status (killed?)" >&2
+	elif grep -q '^meas-vm /init: ' "$console_log"; then
+		echo "$PROG: FAIL: the guest could not start (see the /init message above)" >&2
+	elif [ "$qrc" != 0 ]; then
+		echo "$PROG: FAIL: qemu exited with status $qrc" >&2
+	else
+		echo "$PROG: FAIL: the guest did not report an exit status (kernel panic, crash or killed command)" >&2
+	fi
+	rc=125
+elif [ "$status" != 0 ]; then
+	rc=$status
+fi
+if [ -n "$splat" ]; then
+	echo "$PROG: FAIL: the guest kernel log contains errors:" >&2
+	printf '%s\n' "$splat" | sed 's/^/  /' >&2
+	[ "$rc" != 0 ] || rc=1
+fi
+exit "$rc"
