@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measctl: command dispatch, usage and error reporting.
+ *
+ * Exit status: 0 success, 1 the operation failed, 2 bad usage (nothing
+ * was changed); "run" exits with the status of its command.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "measctl.h"
+
+struct command {
+	const char *name;
+	int (*fn)(struct cmd_ctx *ctx, int argc, char **argv);
+	const char *args;
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "start", cmd_start, "CLASSES",
+	  "enable CLASSES in a detached holder process (STARTSTATISTICS);\n"
+	  "    they stay enabled until 'measctl stop' or the holder dies" },
+	{ "stop", cmd_stop, "[-t SECONDS] [CLASSES]",
+	  "ask the holders to disable CLASSES (default: all, the holders\n"
+	  "    exit); wait up to -t SECONDS (default 5) and report what is\n"
+	  "    still enabled" },
+	{ "run", cmd_run, "[-c CLASSES] [-o FILE] [--] CMD [ARGS...]",
+	  "enable CLASSES (default 0; class 0 is always included) while\n"
+	  "    CMD runs, then print the class 0 subclass 0 deltas and rates\n"
+	  "    (to FILE with -o); exits with CMD's status" },
+	{ "get", cmd_get, "[--fast] CLASS SUBCLASS [START [COUNT]]",
+	  "GETSTATISTICS (FGETSTATISTICS with --fast): print 'item value\n"
+	  "    name' lines; START defaults to 0 (-3 is the header), COUNT to\n"
+	  "    the rest of the subclass" },
+	{ "header", cmd_header, "CLASS SUBCLASS",
+	  "print the subclass header: entries, items per entry, entry-0\n"
+	  "    size" },
+	{ "info", cmd_info, "",
+	  "print the ABI version, defined and enabled classes, enablers\n"
+	  "    and region size of each class" },
+	{ "watch", cmd_watch, "[-i SECONDS] [-n COUNT] [-c CLASSES]",
+	  "enable class 0 (and CLASSES) while running and print the class 0\n"
+	  "    subclass 0 rates every SECONDS (default 1) until COUNT\n"
+	  "    intervals or SIGINT/SIGTERM; times in % of one CPU" },
+	{ "help", NULL, "[COMMAND]", "print this help" },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void help_one(const struct command *c, FILE *f)
+{
+	fprintf(f, "  measctl %s%s%s%s\n    %s\n", c->name,
+		c->fn ? " [--json]" : "", c->args[0] ? " " : "", c->args,
+		c->help);
+}
+
+static void help_all(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: measctl [--json] COMMAND [OPTIONS] [ARGS]\n"
+	      "\n"
+	      "The meas measurement interface (/dev/meas): STARTSTATISTICS,\n"
+	      "STOPSTATISTICS and GETSTATISTICS of MPE IV on Linux.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		help_one(&commands[i], f);
+	fputs("\n"
+	      "CLASSES: class numbers 0..15 as a list (0,14 or 0-3), a mask\n"
+	      "(0x4001) or 'all' (every defined class).\n"
+	      "--json prints one JSON document on stdout (watch: one object\n"
+	      "per line).  Holders record themselves in $MEAS_RUNDIR\n"
+	      "(default " MEASCTL_RUNDIR ").\n"
+	      "Exit status: 0 ok, 1 failure, 2 bad usage; run: CMD's status.\n",
+	      f);
+}
+
+void usage_cmd(const struct cmd_ctx *ctx, FILE *f)
+{
+	const struct command *c = find_command(ctx->name);
+
+	if (!c) {
+		help_all(f);
+		return;
+	}
+	fputs("usage:\n", f);
+	help_one(c, f);
+}
+
+int usage_error(const struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "measctl %s: ", ctx->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_cmd(ctx, stderr);
+	return EXIT_USAGE;
+}
+
+void warnx_ctx(const struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "measctl %s: ", ctx->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const char *call_name(const char *call)
+{
+	if (!strcmp(call, "start"))
+		return "STARTSTATISTICS";
+	if (!strcmp(call, "stop"))
+		return "STOPSTATISTICS";
+	if (!strcmp(call, "get"))
+		return "GETSTATISTICS";
+	return call;
+}
+
+/* Why a measurement call or the open of /dev/meas may have failed. */
+static const char *err_hint(const char *call, int err)
+{
+	if (call && (err == EPERM || err == EACCES))
+		return " (no permission: CAP_PERFMON or CAP_SYS_ADMIN is needed)";
+	if (!call && (err == ENOENT || err == ENXIO || err == ENODEV))
+		return " (is the meas module loaded?)";
+	return "";
+}
+
+/* The error document of --json: on stdout, so a reader always gets one. */
+static void fail_json(const struct cmd_ctx *ctx, const char *msg,
+		      const char *call, int result, int err)
+{
+	struct json j;
+	const char *name = err ? strerrorname_np(err) : NULL;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "command", ctx->name);
+	json_bool(&j, "ok", false);
+	json_str(&j, "error", msg);
+	if (call) {
+		json_str(&j, "call", call_name(call));
+		json_i64(&j, "result", result);
+		json_str(&j, "result_text", meas_result_str(call, result));
+	}
+	json_i64(&j, "errno", err);
+	if (name)
+		json_str(&j, "errno_name", name);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int vfail(const struct cmd_ctx *ctx, const char *call, int result,
+		 int err, const char *hint, const char *fmt, va_list ap)
+{
+	char what[512], msg[1024];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	if (call)
+		snprintf(msg, sizeof(msg), "%s failed: result %d (%s): %s%s",
+			 what, result, meas_result_str(call, result),
+			 err ? strerror(err) : "no error", hint);
+	else if (err)
+		snprintf(msg, sizeof(msg), "%s: %s%s", what, strerror(err),
+			 hint);
+	else
+		snprintf(msg, sizeof(msg), "%s", what);
+	fprintf(stderr, "measctl %s: %s\n", ctx->name, msg);
+	if (ctx->json)
+		fail_json(ctx, msg, call, result, err);
+	return EXIT_FAIL;
+}
+
+/* A failure without an MPE result; @err is a positive errno or 0. */
+int fail(const struct cmd_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail(ctx, NULL, 0, err, "", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static __printf(4, 5)
+int fail_hint(const struct cmd_ctx *ctx, int err, const char *hint,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail(ctx, NULL, 0, err, hint, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A failed measurement call: names the MPE result code and the errno. */
+int fail_call(const struct cmd_ctx *ctx, const char *call, int result,
+	      int err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail(ctx, call, result, err, err_hint(call, err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The open of /dev/meas failed with @err (positive). */
+int fail_open(const struct cmd_ctx *ctx, int err)
+{
+	return fail_hint(ctx, err, err_hint(NULL, err), "cannot open %s",
+			 MEAS_DEVICE);
+}
+
+/* Open /dev/meas or report why not; returns the fd or -1. */
+int open_dev(const struct cmd_ctx *ctx)
+{
+	int fd = meas_open();
+
+	if (fd < 0) {
+		fail_open(ctx, -fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc > 2) {
+		fputs("measctl help: too many arguments\n", stderr);
+		help_all(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc == 2) {
+		c = find_command(argv[1]);
+		if (!c) {
+			fprintf(stderr, "measctl help: unknown command '%s'\n",
+				argv[1]);
+			help_all(stderr);
+			return EXIT_USAGE;
+		}
+		fputs("usage:\n", stdout);
+		help_one(c, stdout);
+		return EXIT_OK;
+	}
+	help_all(stdout);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_ctx ctx = { .name = "", .json = false };
+	const struct command *c;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			ctx.json = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			help_all(stdout);
+			return EXIT_OK;
+		}
+		fprintf(stderr, "measctl: unknown option '%s'\n", argv[i]);
+		help_all(stderr);
+		return EXIT_USAGE;
+	}
+	if (i == argc) {
+		fputs("measctl: no command given\n", stderr);
+		help_all(stderr);
+		return EXIT_USAGE;
+	}
+	c = find_command(argv[i]);
+	if (!c) {
+		fprintf(stderr, "measctl: unknown command '%s'\n", argv[i]);
+		help_all(stderr);
+		return EXIT_USAGE;
+	}
+	if (!c->fn)
+		return cmd_help(argc - i, argv + i);
+	ctx.name = c->name;
+	return c->fn(&ctx, argc - i, argv + i);
+}

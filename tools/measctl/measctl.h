@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * measctl: the command-line tool of meas.  Declarations shared by its
+ * units: measctl.c (dispatch, usage, errors), parse.c (numbers, class
+ * lists, options), json.c (JSON output), holder.c (start and the holder
+ * process), rundir.c (holder records), stop.c, get.c (get, header,
+ * info), report.c (class 0 subclass 0 deltas), run.c and watch.c.
+ */
+#ifndef MEASCTL_H
+#define MEASCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "libmeas.h"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define __noreturn		__attribute__((noreturn))
+#define __printf(f, a)		__attribute__((format(printf, f, a)))
+
+/* Exit statuses. */
+#define EXIT_OK		0
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+
+#define MEASCTL_RUNDIR		"/run/meas"
+#define HOLDER_COMM		"measctl-holder"	/* comm of a holder */
+
+/* ---- measctl.c ---------------------------------------------------------- */
+
+/* What every command knows: its name and the output format. */
+struct cmd_ctx {
+	const char *name;	/* command name, for messages */
+	bool json;		/* --json given */
+};
+
+void usage_cmd(const struct cmd_ctx *ctx, FILE *f);
+__printf(2, 3)
+int usage_error(const struct cmd_ctx *ctx, const char *fmt, ...);
+__printf(3, 4)
+int fail(const struct cmd_ctx *ctx, int err, const char *fmt, ...);
+__printf(5, 6)
+int fail_call(const struct cmd_ctx *ctx, const char *call, int result,
+	      int err, const char *fmt, ...);
+int fail_open(const struct cmd_ctx *ctx, int err);
+int open_dev(const struct cmd_ctx *ctx);
+__printf(2, 3)
+void warnx_ctx(const struct cmd_ctx *ctx, const char *fmt, ...);
+
+/* ---- parse.c ------------------------------------------------------------ */
+
+int parse_u64(const char *s, uint64_t max, uint64_t *out);
+int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+int parse_seconds(const char *s, double min, double max, double *out);
+
+/* A class list: "all", a mask "0x4001", or "0,14" / "0-3,14". */
+struct classes {
+	bool all;	/* "all": every defined class (resolved later) */
+	uint32_t mask;	/* the classes named, when !all */
+};
+
+int parse_classes(const char *s, struct classes *c);
+uint32_t classes_resolve(const struct classes *c, uint32_t all_mask);
+void format_classes(uint32_t mask, char *buf, size_t len);
+
+enum opt_arg { OPT_NONE, OPT_ARG };
+
+struct opt {
+	const char *lng;	/* long name without "--", or NULL */
+	char shrt;		/* short letter, or 0 */
+	enum opt_arg arg;
+	int id;			/* returned to the caller */
+};
+
+#define OPT_JSON_ID	1000	/* every command takes --json */
+#define OPT_HELP_ID	1001	/* and -h / --help */
+
+/*
+ * Walks argv (argv[0] is the command name) and returns options one by
+ * one; positional arguments are collected in @pos.  "-" followed by a
+ * digit is positional (negative numbers).  "--" ends the options; with
+ * @stop_at_pos, so does the first positional argument (run's CMD).
+ */
+struct opt_state {
+	int argc;
+	char **argv;
+	int i;
+	bool stop_at_pos;
+	bool done;
+	char *arg;		/* argument of the option returned */
+	const char *bad;	/* the offending word on error */
+	int npos;
+	char **pos;		/* positional arguments, argc slots */
+	int rest;		/* index of the first word after options */
+};
+
+#define OPT_END		(-1)
+#define OPT_UNKNOWN	(-2)
+#define OPT_MISSING	(-3)	/* option needs an argument */
+#define OPT_EXTRA	(-4)	/* option takes no argument, got "=x" */
+
+int opt_init(struct opt_state *st, int argc, char **argv, bool stop_at_pos);
+void opt_free(struct opt_state *st);
+int opt_next(struct opt_state *st, const struct opt *opts);
+#define OPT_MINE	(-1)	/* opt_common(): the caller's option */
+#define OPT_HANDLED	(-2)	/* opt_common(): handled, go on */
+int opt_common(struct cmd_ctx *ctx, struct opt_state *st, int id);
+
+/* ---- json.c ------------------------------------------------------------- */
+
+#define JSON_MAX_DEPTH	16
+
+struct json {
+	FILE *f;
+	int depth;
+	bool first[JSON_MAX_DEPTH];
+};
+
+void json_init(struct json *j, FILE *f);
+void json_obj_begin(struct json *j, const char *key);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *val);
+void json_u64(struct json *j, const char *key, uint64_t val);
+void json_i64(struct json *j, const char *key, int64_t val);
+void json_double(struct json *j, const char *key, double val);
+void json_bool(struct json *j, const char *key, bool val);
+void json_null(struct json *j, const char *key);
+void json_mask(struct json *j, const char *key, uint32_t mask);
+void json_classes(struct json *j, const char *key, uint32_t mask);
+void json_end(struct json *j);
+
+/* ---- rundir.c ----------------------------------------------------------- */
+
+int rundir_path(char *buf, size_t len);
+int rundir_make(const char *dir);
+int holder_record_write(const char *dir, pid_t pid, uint32_t mask);
+int holder_record_read(const char *dir, pid_t pid, uint32_t *mask);
+int holder_record_remove(const char *dir, pid_t pid);
+void holder_record_name(const char *dir, pid_t pid, char *buf, size_t len);
+bool holder_alive(pid_t pid);
+
+struct holder_ent {
+	pid_t pid;
+	uint32_t mask;
+	bool readable;		/* the record could be read */
+};
+
+int holder_scan(const char *dir, struct holder_ent **out, size_t *n);
+
+/* ---- commands ----------------------------------------------------------- */
+
+int cmd_start(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_get(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_header(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_info(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv);
+
+/* ---- report.c: class 0 subclass 0 snapshots and their deltas ------------ */
+
+struct c0_snap {
+	uint64_t v[MEAS_C0_FIXED_ITEMS];
+	uint64_t t_ns;		/* CLOCK_MONOTONIC when taken */
+};
+
+int c0_snapshot(int fd, struct c0_snap *s, int *result);
+uint64_t mono_ns(void);
+
+/* How time items are shown: as % of elapsed × @cpus. */
+void c0_print_text(FILE *f, const struct c0_snap *a, const struct c0_snap *b,
+		   unsigned int cpus);
+void c0_print_json(struct json *j, const char *key, const struct c0_snap *a,
+		   const struct c0_snap *b, unsigned int cpus);
+
+#endif /* MEASCTL_H */

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measctl run: keep classes enabled on our own open file while a command
+ * runs, and report the class 0 subclass 0 deltas over its run.  The
+ * counters are system-wide: the report covers everything the machine did
+ * meanwhile, not only the command.  Like time(1), run ignores SIGINT and
+ * SIGQUIT while the command runs, so an interrupted command still gets
+ * its report; it exits with the command's status (128 + signal if the
+ * command was killed, 127/126 if it could not be executed).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "measctl.h"
+
+struct run_args {
+	struct classes cls;
+	const char *output;
+	char **cmd;
+	uint32_t mask;
+};
+
+struct run_result {
+	struct c0_snap a, b;
+	int status;		/* wait status */
+	int exit_code;
+	unsigned int cpus;
+};
+
+static void __noreturn run_child(char **cmd)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	execvp(cmd[0], cmd);
+	fprintf(stderr, "measctl run: cannot run '%s': %s\n", cmd[0],
+		strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/* Fork, exec and wait; fills r->status and r->exit_code. */
+static int run_command(struct cmd_ctx *ctx, char **cmd, struct run_result *r)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
+	pid_t pid, w;
+
+	sigemptyset(&ign.sa_mask);
+	fflush(stdout);
+	fflush(stderr);
+	sigaction(SIGINT, &ign, &oint);
+	sigaction(SIGQUIT, &ign, &oquit);
+	pid = fork();
+	if (pid < 0) {
+		sigaction(SIGINT, &oint, NULL);
+		sigaction(SIGQUIT, &oquit, NULL);
+		return fail(ctx, errno, "fork");
+	}
+	if (!pid)
+		run_child(cmd);
+	do
+		w = waitpid(pid, &r->status, 0);
+	while (w < 0 && errno == EINTR);
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGQUIT, &oquit, NULL);
+	if (w < 0)
+		return fail(ctx, errno, "waitpid");
+	if (WIFEXITED(r->status))
+		r->exit_code = WEXITSTATUS(r->status);
+	else if (WIFSIGNALED(r->status))
+		r->exit_code = 128 + WTERMSIG(r->status);
+	else
+		r->exit_code = EXIT_FAIL;
+	return EXIT_OK;
+}
+
+static void run_print_text(FILE *f, const struct run_args *a,
+			   const struct run_result *r)
+{
+	double secs = (double)(r->b.t_ns - r->a.t_ns) / 1e9;
+	char cl[64];
+
+	format_classes(a->mask, cl, sizeof(cl));
+	fprintf(f, "measctl run: %s: ", a->cmd[0]);
+	if (WIFSIGNALED(r->status))
+		fprintf(f, "killed by signal %d (%s)", WTERMSIG(r->status),
+			strsignal(WTERMSIG(r->status)));
+	else
+		fprintf(f, "exit status %d", r->exit_code);
+	fprintf(f, ", %.3f s elapsed, %u CPUs, classes %s\n", secs, r->cpus,
+		cl);
+	c0_print_text(f, &r->a, &r->b, r->cpus);
+}
+
+static void run_print_json(FILE *f, const struct run_args *a,
+			   const struct run_result *r)
+{
+	struct json j;
+	char **p;
+
+	json_init(&j, f);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "command", "run");
+	json_bool(&j, "ok", true);
+	json_arr_begin(&j, "argv");
+	for (p = a->cmd; *p; p++)
+		json_str(&j, NULL, *p);
+	json_arr_end(&j);
+	json_i64(&j, "exit_status", r->exit_code);
+	if (WIFSIGNALED(r->status))
+		json_i64(&j, "signal", WTERMSIG(r->status));
+	else
+		json_null(&j, "signal");
+	json_double(&j, "elapsed_s", (double)(r->b.t_ns - r->a.t_ns) / 1e9);
+	json_u64(&j, "cpus", r->cpus);
+	json_mask(&j, "mask", a->mask);
+	c0_print_json(&j, "items", &r->a, &r->b, r->cpus);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
+			FILE *out)
+{
+	struct run_result r = { 0 };
+	struct meas_info info;
+	int err, result, rc;
+	char cl[64];
+	long n;
+
+	if (a->cls.all && meas_info(fd, &info) == 0)
+		a->mask = info.defined_mask;
+	a->mask |= 1U << MEAS_CLASS_GLOBAL;
+	format_classes(a->mask, cl, sizeof(cl));
+	err = meas_start(fd, a->mask, &result);
+	if (err)
+		return fail_call(ctx, "start", result, -err,
+				 "STARTSTATISTICS of classes %s (0x%04x)", cl,
+				 a->mask);
+	err = c0_snapshot(fd, &r.a, &result);
+	if (err)
+		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
+	rc = run_command(ctx, a->cmd, &r);
+	if (rc)
+		return rc;
+	err = c0_snapshot(fd, &r.b, &result);
+	if (err) {
+		fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
+		return r.exit_code ? r.exit_code : EXIT_FAIL;
+	}
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	r.cpus = n > 0 ? n : 1;
+	if (ctx->json)
+		run_print_json(out, a, &r);
+	else
+		run_print_text(out, a, &r);
+	fflush(out);
+	return r.exit_code;
+}
+
+static int run_do(struct cmd_ctx *ctx, struct run_args *a)
+{
+	FILE *out = stdout;
+	int fd, rc;
+
+	if (a->output) {
+		out = fopen(a->output, "we");
+		if (!out)
+			return fail(ctx, errno, "cannot write %s", a->output);
+	}
+	fd = open_dev(ctx);
+	if (fd < 0) {
+		rc = EXIT_FAIL;
+	} else {
+		rc = run_measured(ctx, fd, a, out);
+		close(fd);
+	}
+	if (out != stdout && fclose(out) && !rc)
+		rc = fail(ctx, errno, "cannot write %s", a->output);
+	return rc;
+}
+
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{ "classes", 'c', OPT_ARG, 'c' },
+		{ "output", 'o', OPT_ARG, 'o' },
+		{ NULL, 0, OPT_NONE, 0 },
+	};
+	struct run_args a = { .cls = { .mask = 1U << MEAS_CLASS_GLOBAL } };
+	struct opt_state st;
+	int id, rc;
+
+	if (opt_init(&st, argc, argv, true))
+		return fail(ctx, ENOMEM, "options");
+	while ((id = opt_next(&st, opts)) != OPT_END) {
+		rc = opt_common(ctx, &st, id);
+		if (rc == OPT_HANDLED)
+			continue;
+		if (rc != OPT_MINE)
+			goto out;
+		if (id == 'o') {
+			a.output = st.arg;
+		} else if (parse_classes(st.arg, &a.cls)) {
+			rc = usage_error(ctx, "bad class list '%s'", st.arg);
+			goto out;
+		}
+	}
+	if (st.rest >= argc) {
+		rc = usage_error(ctx, "no command to run");
+		goto out;
+	}
+	a.cmd = argv + st.rest;
+	a.mask = a.cls.mask;
+	rc = run_do(ctx, &a);
+out:
+	opt_free(&st);
+	return rc;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measctl watch: hold class 0 (and -c CLASSES) on our own open file and
+ * print the class 0 subclass 0 rates every interval: one table per
+ * interval under a timestamp line, or one JSON object per line.  Times
+ * are shown as % of one CPU.  SIGINT, SIGTERM and SIGHUP are blocked and
+ * waited for with sigtimedwait(), so a stop request is never lost between
+ * two intervals; watch then STOPs its classes and exits 0.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "measctl.h"
+
+#define WATCH_INTERVAL_MIN	0.001
+#define WATCH_INTERVAL_MAX	86400.0
+
+struct watch_args {
+	double interval;
+	uint64_t count;		/* 0: until a signal */
+	struct classes cls;
+};
+
+static void timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	char date[32], zone[8];
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	snprintf(buf, len, "%s.%03ld%s", date, ts.tv_nsec / 1000000L, zone);
+}
+
+static void watch_print(struct cmd_ctx *ctx, uint64_t n,
+			const struct c0_snap *a, const struct c0_snap *b)
+{
+	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	char ts[64];
+	struct json j;
+
+	timestamp(ts, sizeof(ts));
+	if (!ctx->json) {
+		printf("--- %s  interval %llu  %.3f s ---\n", ts,
+		       (unsigned long long)n, secs);
+		c0_print_text(stdout, a, b, 1);
+		fflush(stdout);
+		return;
+	}
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "command", "watch");
+	json_u64(&j, "interval", n);
+	json_str(&j, "time", ts);
+	json_double(&j, "elapsed_s", secs);
+	c0_print_json(&j, "items", a, b, 1);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
+static bool watch_sleep(const sigset_t *set, uint64_t deadline)
+{
+	struct timespec ts;
+	uint64_t now;
+	int sig;
+
+	for (;;) {
+		now = mono_ns();
+		if (now >= deadline)
+			return true;
+		ts.tv_sec = (deadline - now) / 1000000000ULL;
+		ts.tv_nsec = (deadline - now) % 1000000000ULL;
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig > 0)
+			return false;
+		if (errno != EAGAIN && errno != EINTR)
+			return false;
+	}
+}
+
+static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
+		      const sigset_t *set)
+{
+	uint64_t step = (uint64_t)(w->interval * 1e9), deadline, n;
+	struct c0_snap a, b;
+	int err, result;
+
+	err = c0_snapshot(fd, &a, &result);
+	if (err)
+		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
+	deadline = a.t_ns;
+	for (n = 1; !w->count || n <= w->count; n++) {
+		deadline += step;
+		if (!watch_sleep(set, deadline))
+			break;
+		err = c0_snapshot(fd, &b, &result);
+		if (err)
+			return fail_call(ctx, "get", result, -err,
+					 "GETSTATISTICS of class 0");
+		watch_print(ctx, n, &a, &b);
+		a = b;
+		/* Fell behind (suspended, slow terminal): start afresh. */
+		if (a.t_ns > deadline + step)
+			deadline = a.t_ns;
+	}
+	return EXIT_OK;
+}
+
+static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
+{
+	struct meas_info info;
+	uint32_t mask = w->cls.mask;
+	int fd, err, result, rc;
+	sigset_t set;
+	char cl[64];
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fd = open_dev(ctx);
+	if (fd < 0)
+		return EXIT_FAIL;
+	if (w->cls.all && !meas_info(fd, &info))
+		mask = info.defined_mask;
+	mask |= 1U << MEAS_CLASS_GLOBAL;
+	err = meas_start(fd, mask, &result);
+	if (err) {
+		format_classes(mask, cl, sizeof(cl));
+		rc = fail_call(ctx, "start", result, -err,
+			       "STARTSTATISTICS of classes %s (0x%04x)", cl, mask);
+	} else {
+		rc = watch_loop(ctx, fd, w, &set);
+		meas_stop(fd, mask, NULL);
+	}
+	close(fd);
+	return rc;
+}
+
+static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
+		     struct watch_args *w)
+{
+	switch (id) {
+	case 'i':
+		if (parse_seconds(arg, WATCH_INTERVAL_MIN, WATCH_INTERVAL_MAX,
+				  &w->interval))
+			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
+					   arg, WATCH_INTERVAL_MIN,
+					   WATCH_INTERVAL_MAX);
+		return EXIT_OK;
+	case 'n':
+		if (parse_u64(arg, UINT32_MAX, &w->count) || !w->count)
+			return usage_error(ctx, "bad count '%s' (1 or more)",
+					   arg);
+		return EXIT_OK;
+	default:
+		if (parse_classes(arg, &w->cls))
+			return usage_error(ctx, "bad class list '%s'", arg);
+		return EXIT_OK;
+	}
+}
+
+int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{ "interval", 'i', OPT_ARG, 'i' },
+		{ "count", 'n', OPT_ARG, 'n' },
+		{ "classes", 'c', OPT_ARG, 'c' },
+		{ NULL, 0, OPT_NONE, 0 },
+	};
+	struct watch_args w = { .interval = 1.0 };
+	struct opt_state st;
+	int id, rc = EXIT_OK;
+
+	if (opt_init(&st, argc, argv, false))
+		return fail(ctx, ENOMEM, "options");
+	while ((id = opt_next(&st, opts)) != OPT_END) {
+		rc = opt_common(ctx, &st, id);
+		if (rc == OPT_HANDLED)
+			continue;
+		if (rc != OPT_MINE)
+			goto out;
+		rc = watch_opt(ctx, id, st.arg, &w);
+		if (rc)
+			goto out;
+	}
+	rc = st.npos ? usage_error(ctx, "unexpected argument '%s'", st.pos[0]) :
+	     watch_do(ctx, &w);
+out:
+	opt_free(&st);
+	return rc;
+}
