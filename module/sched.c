@@ -17,6 +17,7 @@
 #include <linux/hrtimer.h>
 #include <linux/tracepoint.h>
 #include <linux/smp.h>
+#include <linux/cpuhotplug.h>
 #include <linux/string.h>
 #include "core.h"
 
@@ -35,6 +36,7 @@ struct sched_cpu {
 };
 
 static struct sched_cpu __percpu *sched_cpus;
+static int sched_hp_state;
 
 /* hrtimer_wakeup(), the callback of every hrtimer sleeper (not exported) */
 static enum hrtimer_restart (*sched_sleeper_fn)(struct hrtimer *);
@@ -184,6 +186,23 @@ static void sched_init_cpu(void *unused)
 	raw_write_seqcount_end(&sc->seq);
 }
 
+/*
+ * Runs on a control CPU once @cpu is dead: close its last segment and
+ * forget it, so that the time it spends offline is neither idle nor busy.
+ * Its first switch after it comes back starts a new segment.
+ */
+static int sched_cpu_dead(unsigned int cpu)
+{
+	struct sched_cpu *sc = per_cpu_ptr(sched_cpus, cpu);
+
+	raw_write_seqcount_begin(&sc->seq);
+	if (sc->valid)
+		sched_close_segment(sc, local_clock());
+	sc->valid = false;
+	raw_write_seqcount_end(&sc->seq);
+	return 0;
+}
+
 /**
  * meas_sched_attach() - allocate the per-CPU counters, register probes
  * @cls: class 0, formatted
@@ -203,13 +222,20 @@ int meas_sched_attach(struct meas_class *cls)
 		return MEAS_START_NODST;
 	for_each_possible_cpu(cpu)
 		seqcount_init(&per_cpu_ptr(sched_cpus, cpu)->seq);
+	sched_hp_state = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+						   "meas/sched:dead", NULL,
+						   sched_cpu_dead);
+	if (sched_hp_state < 0)
+		goto free_cpus;
 	if (meas_tp_register(sched_tps, ARRAY_SIZE(sched_tps), NULL)) {
 		tracepoint_synchronize_unregister();
-		goto free_cpus;
+		goto remove_hp_state;
 	}
 	on_each_cpu(sched_init_cpu, NULL, 1);
 	return MEAS_START_OK;
 
+remove_hp_state:
+	cpuhp_remove_state_nocalls(sched_hp_state);
 free_cpus:
 	free_percpu(sched_cpus);
 	sched_cpus = NULL;
@@ -224,6 +250,7 @@ void meas_sched_detach(struct meas_class *cls)
 {
 	meas_tp_unregister(sched_tps, ARRAY_SIZE(sched_tps), NULL);
 	tracepoint_synchronize_unregister();
+	cpuhp_remove_state_nocalls(sched_hp_state);
 	free_percpu(sched_cpus);
 	sched_cpus = NULL;
 }

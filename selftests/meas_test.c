@@ -665,6 +665,48 @@ TEST_F(meas, idle_plus_cpu_is_elapsed)
 	EXPECT_LE(0.4e9, v1[MEAS_C0_TIME_CPU] - v0[MEAS_C0_TIME_CPU]);
 }
 
+static int set_cpu1_online(int on)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	int ok = fd >= 0 && write(fd, on ? "1" : "0", 1) == 1;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* A CPU's offline time is neither idle nor CPU time. */
+TEST_F(meas, offline_cpu_time_not_counted)
+{
+	uint64_t v0[MEAS_C0_FIXED_ITEMS], v1[MEAS_C0_FIXED_ITEMS];
+	double t0, t1, off0, off1, sum, want;
+	int rc;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) != 2 ||
+	    access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "needs exactly 2 CPUs, the second hot-pluggable");
+	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
+	t0 = now_s();
+	ASSERT_EQ(0, read_c0(self->fd, v0));
+	usleep(200000);
+	off0 = now_s();
+	ASSERT_EQ(0, set_cpu1_online(0));
+	usleep(500000);
+	ASSERT_EQ(0, set_cpu1_online(1));
+	off1 = now_s();
+	usleep(200000);
+	ASSERT_EQ(0, read_c0(self->fd, v1));
+	t1 = now_s();
+	sum = (double)(v1[MEAS_C0_TIME_IDLE] - v0[MEAS_C0_TIME_IDLE] +
+		       v1[MEAS_C0_TIME_CPU] - v0[MEAS_C0_TIME_CPU]) / 1e9;
+	/* CPU 1 was offline for at most off1 - off0 */
+	want = (t1 - t0) * 2 - (off1 - off0);
+	TH_LOG("idle+cpu %.3f s, at least %.3f s, at most %.3f s", sum, want,
+	       (t1 - t0) * 2);
+	EXPECT_LE(want * 0.95, sum);
+	EXPECT_GE((t1 - t0) * 2 - 0.4, sum);
+}
+
 TEST_F(meas, fork_exec_exit_and_timeouts_counted)
 {
 	uint64_t v0[MEAS_C0_FIXED_ITEMS], v1[MEAS_C0_FIXED_ITEMS];
