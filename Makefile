@@ -7,13 +7,15 @@
 #   make check      unit tests on the host, selftests in the test VM
 #   make demo       load meas (here or in the VM) and report class 0
 #   make bench      context-switch benchmark in the VM
-#   make sparse     sparse (C=1) build of the module
+#   make sparse     sparse on every file of the module (C=2)
 #   make checkpatch checkpatch --strict on the kernel sources
 
 KVER_RUNNING := $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER_RUNNING)/build) \
-		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+	$(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1))
 export KDIR
+# The test VM boots the kernel meas.ko was built for.
+export KVER = $(shell modinfo -F vermagic module/meas.ko 2>/dev/null | cut -d' ' -f1)
 
 BUILD ?= $(CURDIR)/build
 export BUILD
@@ -52,6 +54,7 @@ bench: deps
 	$(MAKE) -C selftests bench
 
 sparse:
+	@test -n "$(KDIR)" || { echo "no kernel build directory: run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
 
 checkpatch:

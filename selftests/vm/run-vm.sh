@@ -26,7 +26,9 @@
 #   MEAS_VM_CACHE   initramfs/vmlinux cache directory (default /tmp/meas-vm)
 #   MEAS_VM_PVH=0   boot the bzImage itself instead of the cached uncompressed
 #                   vmlinux (PVH entry; saves ~3 s of xz decompression)
-#   MEAS_*          every other MEAS_* variable is exported into the guest
+#   MEAS_VM_ACCEL   QEMU -accel value for TCG (default tcg,thread=single)
+#   MEAS_*          every other MEAS_* variable (not MEAS_VM_*) is exported
+#                   into the guest
 #
 # How it works: the host root "/" is exported read-only to the guest over
 # virtio-9p.  A small cached initramfs (busybox + the 9p/virtio modules)
@@ -348,7 +350,7 @@ esac
 } >"$rd/meas/cmd"
 {
 	while IFS= read -r var; do
-		case "$var" in MEAS_VM_CACHE | MEAS_VM_PVH) continue ;; esac
+		case "$var" in MEAS_VM_*) continue ;; esac # harness settings
 		printf 'export %s=%q\n' "$var" "${!var}"
 	done < <(compgen -e | grep '^MEAS_' || true)
 } >"$rd/meas/env"

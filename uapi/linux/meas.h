@@ -17,7 +17,10 @@
  *    reserved or pad not zero; E2BIG: unknown trailing bytes not zero;
  *    EOPNOTSUPP: unknown flags), unreadable (EFAULT) or the caller lacks
  *    the privilege (EPERM), nothing is copied back: callers preset
- *    result to MEAS_RC_NONE to tell these cases apart.
+ *    result to MEAS_RC_NONE to tell these cases apart.  EINTR: a fatal
+ *    signal came while the call waited for another one to finish.
+ *    EFAULT after a START or STOP whose struct could not be written back
+ *    does not undo what the call did: MEAS_IOC_INFO tells the state.
  *
  * The code tables (MEAS_START_*, MEAS_GET_*) list the errno of each code.
  * Documentation/uapi.rst describes every call in full.
