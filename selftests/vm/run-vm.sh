@@ -40,7 +40,8 @@
 # to a second serial port (ttyS1, a file on the host) and powers off.
 # CMD and the repository path reach the guest in a small per-run cpio archive
 # appended to the initramfs.  Host paths under /tmp, /run, /var/tmp are
-# hidden in the guest by tmpfs.
+# hidden in the guest by tmpfs, except the repository, which is exported
+# on its own and mounted at its own path.
 #
 # Exit status:
 #   CMD's exit status, if the guest reported one and the kernel log is clean;
@@ -118,7 +119,7 @@ fi
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 [ -f "$repo/selftests/vm/guest.sh" ] || die "missing $repo/selftests/vm/guest.sh"
 case "$repo/" in
-/tmp/* | /run/* | /var/tmp/* | /dev/* | /proc/* | /sys/*)
+/dev/* | /proc/* | /sys/*)
 	die "repository $repo is under a directory the guest replaces; move it elsewhere" ;;
 esac
 
@@ -204,9 +205,15 @@ mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $R/dev/shm
 
 busybox ip link set lo up 2>/dev/null
 
+# The repository has an export of its own, mounted at its own path: a
+# clone under /tmp (as CI may make) would be hidden by the tmpfs otherwise.
+read -r REPO </meas/repo
+mkdir -p "$R$REPO" 2>/dev/null
+mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
+	repo "$R$REPO" || fail "cannot mount the repository over 9p"
+
 mkdir -p $R/run/meas
 cp /meas/* $R/run/meas/ || fail "per-run data missing"
-read -r REPO </meas/repo
 chroot $R /bin/bash "$REPO/selftests/vm/guest.sh"
 # guest.sh powers off itself; only get here if it was killed.
 echo "meas-vm /init: guest.sh exited without powering off"
@@ -396,6 +403,8 @@ qemu=(qemu-system-x86_64
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=repo,path=$repo,security_model=none,readonly=on,multidevs=remap"
+	-device virtio-9p-pci,fsdev=repo,mount_tag=repo
 	-kernel "$boot_image" -initrd "$workdir/initrd" -append "$cmdline")
 
 # The console goes to our stdout (CRs stripped) and to the log file.  QEMU
