@@ -13,7 +13,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <linux/capability.h>
+#include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -503,6 +505,65 @@ TEST_F(meas, fget_reads_what_get_reads)
 	ASSERT_EQ(0, meas_stop(self->fd, 1, &rc));
 	EXPECT_EQ(0, meas_fget(self->fd, 0, 0, 0, 3, b, sizeof(b), &words));
 	EXPECT_EQ(0, words);
+}
+
+struct slow_get {
+	int fd;
+	uint64_t *buf;
+	int err;
+	volatile int done;
+};
+
+static void *slow_get_thread(void *p)
+{
+	struct slow_get *g = p;
+	int rc;
+
+	g->err = meas_get(g->fd, 0, 0, 0, 8, g->buf, 64, &rc);
+	g->done = 1;
+	return NULL;
+}
+
+/* A GET stuck on a faulting buffer must not hold START and STOP up. */
+TEST_F(meas, get_faulting_buffer_does_not_block_others)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	struct slow_get g = { .fd = self->fd };
+	int uffd, fd2, rc;
+	pthread_t t;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd");
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	g.buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, g.buf);
+	reg.range.start = (uintptr_t)g.buf;
+	reg.range.len = page;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
+	ASSERT_EQ(0, pthread_create(&t, NULL, slow_get_thread, &g));
+	usleep(200000);
+	EXPECT_EQ(0, g.done);
+	/* the reader waits on its fault; START and STOP go on */
+	fd2 = meas_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(0, meas_start(fd2, 1, &rc));
+	EXPECT_EQ(2, info_of(fd2).enablers[0]);
+	EXPECT_EQ(0, meas_stop(fd2, 1, &rc));
+	close(fd2);
+	EXPECT_EQ(0, g.done);
+	zero.range = reg.range;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, g.err);
+	EXPECT_LT(0, g.buf[MEAS_C0_LAUNCHES]);
+	close(uffd);
+	munmap(g.buf, page);
 }
 
 /* Enablers, MORGUE */
