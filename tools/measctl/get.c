@@ -47,10 +47,17 @@ static uint64_t header_items(const struct meas_header *h)
 	return n;
 }
 
-static int parse_cls_sub(struct cmd_ctx *ctx, char **pos, struct get_args *g)
+/* CLASS SUBCLASS, the first of 2 to @max positional arguments. */
+static int parse_cls_sub(struct cmd_ctx *ctx, const struct opt_state *st,
+			 int max, struct get_args *g)
 {
+	char *const *pos = st->pos;
 	int64_t v;
 
+	if (st->npos < 2)
+		return usage_error(ctx, "CLASS and SUBCLASS needed");
+	if (st->npos > max)
+		return usage_error(ctx, "too many arguments");
 	if (parse_i64(pos[0], INT32_MIN, INT32_MAX, &v))
 		return usage_error(ctx, "bad class '%s'", pos[0]);
 	g->cls = v;
@@ -91,6 +98,15 @@ static int read_header(struct cmd_ctx *ctx, int fd, const struct get_args *g,
 	return EXIT_OK;
 }
 
+/* The start of the JSON document of get and header. */
+static void json_cls_sub(struct json *j, const char *cmd,
+			 const struct get_args *g)
+{
+	json_doc_ok(j, stdout, cmd, true);
+	json_i64(j, "class", g->cls);
+	json_i64(j, "subclass", g->sub);
+}
+
 static void get_print(struct cmd_ctx *ctx, const struct get_args *g,
 		      const uint64_t *buf, uint64_t words)
 {
@@ -106,12 +122,7 @@ static void get_print(struct cmd_ctx *ctx, const struct get_args *g,
 		}
 		return;
 	}
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "get");
-	json_bool(&j, "ok", true);
-	json_i64(&j, "class", g->cls);
-	json_i64(&j, "subclass", g->sub);
+	json_cls_sub(&j, "get", g);
 	json_i64(&j, "start", g->start);
 	json_i64(&j, "count", g->count);
 	json_bool(&j, "fast", g->fast);
@@ -129,8 +140,7 @@ static void get_print(struct cmd_ctx *ctx, const struct get_args *g,
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 /* The transfer itself; @items sizes the buffer. */
@@ -207,10 +217,7 @@ static int get_parse_pos(struct cmd_ctx *ctx, struct opt_state *st,
 {
 	int rc;
 
-	if (st->npos < 2 || st->npos > 4)
-		return usage_error(ctx, st->npos < 2 ? "CLASS and SUBCLASS needed" :
-				   "too many arguments");
-	rc = parse_cls_sub(ctx, st->pos, g);
+	rc = parse_cls_sub(ctx, st, 4, g);	/* and START, COUNT */
 	if (rc)
 		return rc;
 	g->has_start = st->npos > 2;
@@ -224,6 +231,16 @@ static int get_parse_pos(struct cmd_ctx *ctx, struct opt_state *st,
 	return EXIT_OK;
 }
 
+static int get_opt(struct cmd_ctx *ctx __always_unused,
+		   int id __always_unused, const char *arg __always_unused,
+		   void *data)
+{
+	struct get_args *g = data;
+
+	g->fast = true;		/* --fast, the only option */
+	return EXIT_OK;
+}
+
 int cmd_get(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
@@ -232,24 +249,12 @@ int cmd_get(struct cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct get_args g = { 0 };
 	struct opt_state st;
-	int id, rc;
+	int rc;
 
-	if (opt_init(&st, argc, argv, false))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc == OPT_HANDLED)
-			continue;
-		if (rc != OPT_MINE)
-			goto out;
-		g.fast = true;
-	}
-	rc = get_parse_pos(ctx, &st, &g);
-	if (!rc)
-		rc = get_do(ctx, &g);
-out:
-	opt_free(&st);
-	return rc;
+	rc = opt_parse(ctx, &st, argc, argv, opts, false, get_opt, &g);
+	if (rc != OPT_END)
+		return rc;
+	return get_parse_pos(ctx, &st, &g) ?: get_do(ctx, &g);
 }
 
 /* ---- header ------------------------------------------------------------- */
@@ -267,51 +272,34 @@ static void header_print(struct cmd_ctx *ctx, const struct get_args *g,
 		printf("items %" PRIu64 "\n", header_items(h));
 		return;
 	}
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "header");
-	json_bool(&j, "ok", true);
-	json_i64(&j, "class", g->cls);
-	json_i64(&j, "subclass", g->sub);
+	json_cls_sub(&j, "header", g);
 	json_u64(&j, "entries", h->entries);
 	json_u64(&j, "items_per_entry", h->entsize);
 	json_u64(&j, "entry0_size", h->ent0size);
 	json_u64(&j, "items", header_items(h));
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 int cmd_header(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct opt opts[] = { { NULL, 0, OPT_NONE, 0 } };
 	struct get_args g = { 0 };
 	struct meas_header h;
 	struct opt_state st;
-	int id, rc, fd;
+	int rc, fd;
 
-	if (opt_init(&st, argc, argv, false))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc != OPT_HANDLED)
-			goto out;
-	}
-	rc = st.npos == 2 ? parse_cls_sub(ctx, st.pos, &g) :
-	     usage_error(ctx, st.npos < 2 ? "CLASS and SUBCLASS needed" :
-			 "too many arguments");
+	rc = opt_parse(ctx, &st, argc, argv, NULL, false, NULL, NULL);
+	if (rc != OPT_END)
+		return rc;
+	rc = parse_cls_sub(ctx, &st, 2, &g);
 	if (rc)
-		goto out;
+		return rc;
 	fd = open_dev(ctx);
-	if (fd < 0) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
+	if (fd < 0)
+		return EXIT_FAIL;
 	rc = read_header(ctx, fd, &g, &h);
 	if (!rc)
 		header_print(ctx, &g, &h);
 	close(fd);
-out:
-	opt_free(&st);
 	return rc;
 }
 
@@ -342,10 +330,7 @@ static void info_print_json(const struct meas_info *in)
 	struct json j;
 	int c;
 
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "info");
-	json_bool(&j, "ok", true);
+	json_doc_ok(&j, stdout, "info", true);
 	json_u64(&j, "abi_version", in->version);
 	json_mask(&j, "defined_mask", in->defined_mask);
 	json_classes(&j, "defined_classes", in->defined_mask);
@@ -362,45 +347,30 @@ static void info_print_json(const struct meas_info *in)
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 int cmd_info(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct opt opts[] = { { NULL, 0, OPT_NONE, 0 } };
 	struct meas_info in;
 	struct opt_state st;
-	int id, rc, fd, err;
+	int rc, fd, err;
 
-	if (opt_init(&st, argc, argv, false))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc != OPT_HANDLED)
-			goto out;
-	}
-	if (st.npos) {
-		rc = usage_error(ctx, "too many arguments");
-		goto out;
-	}
+	rc = opt_parse(ctx, &st, argc, argv, NULL, false, NULL, NULL);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos)
+		return usage_error(ctx, "too many arguments");
 	fd = open_dev(ctx);
-	if (fd < 0) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
+	if (fd < 0)
+		return EXIT_FAIL;
 	err = meas_info(fd, &in);
 	close(fd);
-	if (err) {
-		rc = fail(ctx, -err, "MEAS_IOC_INFO");
-		goto out;
-	}
+	if (err)
+		return fail(ctx, -err, "MEAS_IOC_INFO");
 	if (ctx->json)
 		info_print_json(&in);
 	else
 		info_print_text(&in);
-	rc = EXIT_OK;
-out:
-	opt_free(&st);
-	return rc;
+	return EXIT_OK;
 }

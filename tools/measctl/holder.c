@@ -276,10 +276,7 @@ static void start_print(struct cmd_ctx *ctx, pid_t pid, const char *dir,
 		printf("enabled classes: %s (0x%04x)\n", gl, r->global_mask);
 		return;
 	}
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "start");
-	json_bool(&j, "ok", true);
+	json_doc_ok(&j, stdout, "start", true);
 	json_mask(&j, "mask", r->mask);
 	json_classes(&j, "classes", r->mask);
 	json_i64(&j, "holder_pid", pid);
@@ -290,8 +287,7 @@ static void start_print(struct cmd_ctx *ctx, pid_t pid, const char *dir,
 	for (c = 0; c < MEAS_NR_CLASSES; c++)
 		json_u64(&j, NULL, r->enablers[c]);
 	json_arr_end(&j);
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 static int start_spawn(struct cmd_ctx *ctx, const char *dir,
@@ -332,35 +328,22 @@ static int start_spawn(struct cmd_ctx *ctx, const char *dir,
 
 int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct opt opts[] = { { NULL, 0, OPT_NONE, 0 } };
 	char dir[PATH_MAX];
 	struct opt_state st;
 	struct classes cls;
-	int id, rc, err;
+	int rc, err;
 
-	if (opt_init(&st, argc, argv, false))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc != OPT_HANDLED)
-			goto out;
-	}
-	if (st.npos != 1) {
-		rc = usage_error(ctx, st.npos ? "too many arguments" :
-				 "which classes?");
-		goto out;
-	}
-	if (parse_classes(st.pos[0], &cls)) {
-		rc = usage_error(ctx, "bad class list '%s'", st.pos[0]);
-		goto out;
-	}
+	rc = opt_parse(ctx, &st, argc, argv, NULL, false, NULL, NULL);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos != 1)
+		return usage_error(ctx, st.npos ? "too many arguments" :
+				   "which classes?");
+	rc = classes_arg(ctx, st.pos[0], &cls);
+	if (rc)
+		return rc;
 	err = rundir_path(dir, sizeof(dir));
-	if (err) {
-		rc = fail(ctx, -err, "bad MEAS_RUNDIR");
-		goto out;
-	}
-	rc = start_spawn(ctx, dir, &cls);
-out:
-	opt_free(&st);
-	return rc;
+	if (err)
+		return fail(ctx, -err, "bad MEAS_RUNDIR");
+	return start_spawn(ctx, dir, &cls);
 }

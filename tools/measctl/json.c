@@ -150,3 +150,25 @@ void json_end(struct json *j)
 	fputc('\n', j->f);
 	fflush(j->f);
 }
+
+/* Begin the document of command @cmd: {"command":@cmd, ... */
+void json_doc_begin(struct json *j, FILE *f, const char *cmd)
+{
+	json_init(j, f);
+	json_obj_begin(j, NULL);
+	json_str(j, "command", cmd);
+}
+
+/* The same, then "ok":@ok. */
+void json_doc_ok(struct json *j, FILE *f, const char *cmd, bool ok)
+{
+	json_doc_begin(j, f, cmd);
+	json_bool(j, "ok", ok);
+}
+
+/* Close the document's object and end it. */
+void json_doc_end(struct json *j)
+{
+	json_obj_end(j);
+	json_end(j);
+}

@@ -100,28 +100,32 @@ void usage_cmd(const struct cmd_ctx *ctx, FILE *f)
 	help_one(c, f);
 }
 
-int usage_error(const struct cmd_ctx *ctx, const char *fmt, ...)
+static __printf(2, 0)
+void vwarnx_ctx(const struct cmd_ctx *ctx, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	fprintf(stderr, "measctl %s: ", ctx->name);
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
-	usage_cmd(ctx, stderr);
-	return EXIT_USAGE;
 }
 
 void warnx_ctx(const struct cmd_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "measctl %s: ", ctx->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarnx_ctx(ctx, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int usage_error(const struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx_ctx(ctx, fmt, ap);
+	va_end(ap);
+	usage_cmd(ctx, stderr);
+	return EXIT_USAGE;
 }
 
 static const char *call_name(const char *call)
@@ -152,10 +156,7 @@ static void fail_json(const struct cmd_ctx *ctx, const char *msg,
 	struct json j;
 	const char *name = err ? strerrorname_np(err) : NULL;
 
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", ctx->name);
-	json_bool(&j, "ok", false);
+	json_doc_ok(&j, stdout, ctx->name, false);
 	json_str(&j, "error", msg);
 	if (call) {
 		json_str(&j, "call", call_name(call));
@@ -165,8 +166,7 @@ static void fail_json(const struct cmd_ctx *ctx, const char *msg,
 	json_i64(&j, "errno", err);
 	if (name)
 		json_str(&j, "errno_name", name);
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 static int vfail(const struct cmd_ctx *ctx, const char *call, int result,
@@ -184,7 +184,7 @@ static int vfail(const struct cmd_ctx *ctx, const char *call, int result,
 			 hint);
 	else
 		snprintf(msg, sizeof(msg), "%s", what);
-	fprintf(stderr, "measctl %s: %s\n", ctx->name, msg);
+	warnx_ctx(ctx, "%s", msg);
 	if (ctx->json)
 		fail_json(ctx, msg, call, result, err);
 	return EXIT_FAIL;
@@ -247,23 +247,31 @@ int open_dev(const struct cmd_ctx *ctx)
 	return fd;
 }
 
+/* A usage error before a command runs: the message, then all the help. */
+static __printf(1, 2)
+int help_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	help_all(stderr);
+	return EXIT_USAGE;
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct command *c;
 
-	if (argc > 2) {
-		fputs("measctl help: too many arguments\n", stderr);
-		help_all(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc > 2)
+		return help_error("measctl help: too many arguments");
 	if (argc == 2) {
 		c = find_command(argv[1]);
-		if (!c) {
-			fprintf(stderr, "measctl help: unknown command '%s'\n",
-				argv[1]);
-			help_all(stderr);
-			return EXIT_USAGE;
-		}
+		if (!c)
+			return help_error("measctl help: unknown command '%s'",
+					  argv[1]);
 		fputs("usage:\n", stdout);
 		help_one(c, stdout);
 		return EXIT_OK;
@@ -287,21 +295,13 @@ int main(int argc, char **argv)
 			help_all(stdout);
 			return EXIT_OK;
 		}
-		fprintf(stderr, "measctl: unknown option '%s'\n", argv[i]);
-		help_all(stderr);
-		return EXIT_USAGE;
+		return help_error("measctl: unknown option '%s'", argv[i]);
 	}
-	if (i == argc) {
-		fputs("measctl: no command given\n", stderr);
-		help_all(stderr);
-		return EXIT_USAGE;
-	}
+	if (i == argc)
+		return help_error("measctl: no command given");
 	c = find_command(argv[i]);
-	if (!c) {
-		fprintf(stderr, "measctl: unknown command '%s'\n", argv[i]);
-		help_all(stderr);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return help_error("measctl: unknown command '%s'", argv[i]);
 	if (!c->fn)
 		return cmd_help(argc - i, argv + i);
 	ctx.name = c->name;

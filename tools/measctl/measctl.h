@@ -18,6 +18,7 @@
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define __noreturn		__attribute__((noreturn))
 #define __printf(f, a)		__attribute__((format(printf, f, a)))
+#define __always_unused		__attribute__((unused))
 
 /* Exit statuses. */
 #define EXIT_OK		0
@@ -61,6 +62,7 @@ struct classes {
 };
 
 int parse_classes(const char *s, struct classes *c);
+int classes_arg(struct cmd_ctx *ctx, const char *s, struct classes *c);
 uint32_t classes_resolve(const struct classes *c, uint32_t all_mask);
 void format_classes(uint32_t mask, char *buf, size_t len);
 
@@ -76,9 +78,12 @@ struct opt {
 #define OPT_JSON_ID	1000	/* every command takes --json */
 #define OPT_HELP_ID	1001	/* and -h / --help */
 
+#define OPT_MAX_POS	4	/* positional arguments kept (get's) */
+
 /*
- * Walks argv (argv[0] is the command name) and returns options one by
- * one; positional arguments are collected in @pos.  "-" followed by a
+ * opt_parse() walks argv (argv[0] is the command name) option by
+ * option; positional arguments are counted in @npos, the first ones
+ * kept in @pos.  "-" followed by a
  * digit is positional (negative numbers).  "--" ends the options; with
  * @stop_at_pos, so does the first positional argument (run's CMD).
  */
@@ -90,22 +95,23 @@ struct opt_state {
 	bool done;
 	char *arg;		/* argument of the option returned */
 	const char *bad;	/* the offending word on error */
-	int npos;
-	char **pos;		/* positional arguments, argc slots */
+	int npos;		/* positional arguments seen */
+	char *pos[OPT_MAX_POS];	/* the first of them */
 	int rest;		/* index of the first word after options */
 };
 
-#define OPT_END		(-1)
+#define OPT_END		(-1)	/* also opt_parse(): go on */
 #define OPT_UNKNOWN	(-2)
 #define OPT_MISSING	(-3)	/* option needs an argument */
 #define OPT_EXTRA	(-4)	/* option takes no argument, got "=x" */
 
-int opt_init(struct opt_state *st, int argc, char **argv, bool stop_at_pos);
-void opt_free(struct opt_state *st);
-int opt_next(struct opt_state *st, const struct opt *opts);
-#define OPT_MINE	(-1)	/* opt_common(): the caller's option */
-#define OPT_HANDLED	(-2)	/* opt_common(): handled, go on */
-int opt_common(struct cmd_ctx *ctx, struct opt_state *st, int id);
+/* A command's own option @id with its argument (NULL if none). */
+typedef int (*opt_fn)(struct cmd_ctx *ctx, int id, const char *arg,
+		      void *data);
+
+int opt_parse(struct cmd_ctx *ctx, struct opt_state *st, int argc,
+	      char **argv, const struct opt *opts, bool stop_at_pos,
+	      opt_fn mine, void *data);
 
 /* ---- json.c ------------------------------------------------------------- */
 
@@ -131,6 +137,9 @@ void json_null(struct json *j, const char *key);
 void json_mask(struct json *j, const char *key, uint32_t mask);
 void json_classes(struct json *j, const char *key, uint32_t mask);
 void json_end(struct json *j);
+void json_doc_begin(struct json *j, FILE *f, const char *cmd);
+void json_doc_ok(struct json *j, FILE *f, const char *cmd, bool ok);
+void json_doc_end(struct json *j);
 
 /* ---- rundir.c ----------------------------------------------------------- */
 

@@ -131,6 +131,14 @@ int parse_classes(const char *s, struct classes *c)
 	return err;
 }
 
+/* parse_classes() of a command-line word: a usage error if it is bad. */
+int classes_arg(struct cmd_ctx *ctx, const char *s, struct classes *c)
+{
+	if (parse_classes(s, c))
+		return usage_error(ctx, "bad class list '%s'", s);
+	return EXIT_OK;
+}
+
 uint32_t classes_resolve(const struct classes *c, uint32_t all_mask)
 {
 	return c->all ? all_mask : c->mask;
@@ -167,7 +175,8 @@ static const struct opt common_opts[] = {
 	{ NULL, 0, OPT_NONE, 0 },
 };
 
-int opt_init(struct opt_state *st, int argc, char **argv, bool stop_at_pos)
+static void opt_init(struct opt_state *st, int argc, char **argv,
+		     bool stop_at_pos)
 {
 	memset(st, 0, sizeof(*st));
 	st->argc = argc;
@@ -175,14 +184,14 @@ int opt_init(struct opt_state *st, int argc, char **argv, bool stop_at_pos)
 	st->i = 1;
 	st->stop_at_pos = stop_at_pos;
 	st->rest = argc;
-	st->pos = calloc(argc + 1, sizeof(*st->pos));
-	return st->pos ? 0 : -ENOMEM;
 }
 
-void opt_free(struct opt_state *st)
+/* Keep the first OPT_MAX_POS positional arguments, count them all. */
+static void opt_pos(struct opt_state *st, char *w)
 {
-	free(st->pos);
-	st->pos = NULL;
+	if (st->npos < OPT_MAX_POS)
+		st->pos[st->npos] = w;
+	st->npos++;
 }
 
 static const struct opt *opt_find(const struct opt *opts, const char *lng,
@@ -203,6 +212,19 @@ static const struct opt *opt_find(const struct opt *opts, const char *lng,
 	return NULL;
 }
 
+/* @o's argument: @inline_arg ("--x=ARG", "-xARG") or the next word. */
+static int opt_take_arg(struct opt_state *st, const struct opt *o,
+			char *inline_arg)
+{
+	if (inline_arg)
+		st->arg = inline_arg;
+	else if (st->i < st->argc)
+		st->arg = st->argv[st->i++];
+	else
+		return OPT_MISSING;
+	return o->id;
+}
+
 static int opt_long(struct opt_state *st, const struct opt *opts, char *w)
 {
 	char *eq = strchr(w + 2, '=');
@@ -212,19 +234,9 @@ static int opt_long(struct opt_state *st, const struct opt *opts, char *w)
 	st->bad = w;
 	if (!o)
 		return OPT_UNKNOWN;
-	if (o->arg == OPT_NONE) {
-		if (eq)
-			return OPT_EXTRA;
-		return o->id;
-	}
-	if (eq) {
-		st->arg = eq + 1;
-	} else {
-		if (st->i >= st->argc)
-			return OPT_MISSING;
-		st->arg = st->argv[st->i++];
-	}
-	return o->id;
+	if (o->arg == OPT_NONE)
+		return eq ? OPT_EXTRA : o->id;
+	return opt_take_arg(st, o, eq ? eq + 1 : NULL);
 }
 
 /* Short options: one per word ("-n 2" or "-n2"), no bundling. */
@@ -237,14 +249,7 @@ static int opt_short(struct opt_state *st, const struct opt *opts, char *w)
 		return OPT_UNKNOWN;
 	if (o->arg == OPT_NONE)
 		return w[2] ? OPT_UNKNOWN : o->id;
-	if (w[2]) {
-		st->arg = w + 2;
-	} else {
-		if (st->i >= st->argc)
-			return OPT_MISSING;
-		st->arg = st->argv[st->i++];
-	}
-	return o->id;
+	return opt_take_arg(st, o, w[2] ? w + 2 : NULL);
 }
 
 static bool is_positional(const char *w)
@@ -252,7 +257,7 @@ static bool is_positional(const char *w)
 	return w[0] != '-' || !w[1] || isdigit((unsigned char)w[1]);
 }
 
-int opt_next(struct opt_state *st, const struct opt *opts)
+static int opt_next(struct opt_state *st, const struct opt *opts)
 {
 	char *w;
 
@@ -263,7 +268,7 @@ int opt_next(struct opt_state *st, const struct opt *opts)
 			st->rest = ++st->i;
 			/* Without a command to run, the rest is positional. */
 			while (!st->stop_at_pos && st->i < st->argc)
-				st->pos[st->npos++] = st->argv[st->i++];
+				opt_pos(st, st->argv[st->i++]);
 			break;
 		}
 		if (is_positional(w)) {
@@ -272,7 +277,7 @@ int opt_next(struct opt_state *st, const struct opt *opts)
 				st->rest = st->i;
 				break;
 			}
-			st->pos[st->npos++] = w;
+			opt_pos(st, w);
 			st->i++;
 			continue;
 		}
@@ -288,13 +293,16 @@ int opt_next(struct opt_state *st, const struct opt *opts)
 	return OPT_END;
 }
 
+#define OPT_MINE	(-1)	/* opt_common(): the caller's option */
+#define OPT_HANDLED	(-2)	/* opt_common(): handled, go on */
+
 /*
  * Handle what every command shares: --json, --help and option errors.
  * Returns OPT_MINE when the option is the caller's, OPT_HANDLED when
  * parsing goes on, else an exit status (EXIT_OK after --help is printed,
  * EXIT_USAGE on an error).
  */
-int opt_common(struct cmd_ctx *ctx, struct opt_state *st, int id)
+static int opt_common(struct cmd_ctx *ctx, struct opt_state *st, int id)
 {
 	switch (id) {
 	case OPT_JSON_ID:
@@ -314,4 +322,28 @@ int opt_common(struct cmd_ctx *ctx, struct opt_state *st, int id)
 	default:
 		return OPT_MINE;
 	}
+}
+
+/*
+ * Parse the options of a command: --json, --help and option errors are
+ * handled here, the command's own options (@opts, may be NULL) go to
+ * @mine with their argument; it returns 0 to go on, else an exit status
+ * that ends the parse.  Returns OPT_END when the command goes on with
+ * the positional arguments in @st, else its exit status.
+ */
+int opt_parse(struct cmd_ctx *ctx, struct opt_state *st, int argc,
+	      char **argv, const struct opt *opts, bool stop_at_pos,
+	      opt_fn mine, void *data)
+{
+	int id, rc;
+
+	opt_init(st, argc, argv, stop_at_pos);
+	while ((id = opt_next(st, opts)) != OPT_END) {
+		rc = opt_common(ctx, st, id);
+		if (rc == OPT_MINE)
+			rc = mine(ctx, id, st->arg, data) ?: OPT_HANDLED;
+		if (rc != OPT_HANDLED)
+			return rc;
+	}
+	return OPT_END;
 }

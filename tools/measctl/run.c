@@ -100,10 +100,7 @@ static void run_print_json(FILE *f, const struct run_args *a,
 	struct json j;
 	char **p;
 
-	json_init(&j, f);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "run");
-	json_bool(&j, "ok", true);
+	json_doc_ok(&j, f, "run", true);
 	json_arr_begin(&j, "argv");
 	for (p = a->cmd; *p; p++)
 		json_str(&j, NULL, *p);
@@ -117,8 +114,7 @@ static void run_print_json(FILE *f, const struct run_args *a,
 	json_u64(&j, "cpus", r->cpus);
 	json_mask(&j, "mask", a->mask);
 	c0_print_json(&j, "items", &r->a, &r->b, r->cpus);
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
@@ -182,6 +178,16 @@ static int run_do(struct cmd_ctx *ctx, struct run_args *a)
 	return rc;
 }
 
+static int run_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
+{
+	struct run_args *a = data;
+
+	if (id == 'c')
+		return classes_arg(ctx, arg, &a->cls);
+	a->output = arg;
+	return EXIT_OK;
+}
+
 int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
@@ -191,31 +197,14 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct run_args a = { .cls = { .mask = 1U << MEAS_CLASS_GLOBAL } };
 	struct opt_state st;
-	int id, rc;
+	int rc;
 
-	if (opt_init(&st, argc, argv, true))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc == OPT_HANDLED)
-			continue;
-		if (rc != OPT_MINE)
-			goto out;
-		if (id == 'o') {
-			a.output = st.arg;
-		} else if (parse_classes(st.arg, &a.cls)) {
-			rc = usage_error(ctx, "bad class list '%s'", st.arg);
-			goto out;
-		}
-	}
-	if (st.rest >= argc) {
-		rc = usage_error(ctx, "no command to run");
-		goto out;
-	}
+	rc = opt_parse(ctx, &st, argc, argv, opts, true, run_opt, &a);
+	if (rc != OPT_END)
+		return rc;
+	if (st.rest >= argc)
+		return usage_error(ctx, "no command to run");
 	a.cmd = argv + st.rest;
 	a.mask = a.cls.mask;
-	rc = run_do(ctx, &a);
-out:
-	opt_free(&st);
-	return rc;
+	return run_do(ctx, &a);
 }

@@ -210,10 +210,7 @@ static void stop_print_json(const struct stop_run *s, const char *error)
 	struct json j;
 	size_t i;
 
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "stop");
-	json_bool(&j, "ok", !error);
+	json_doc_ok(&j, stdout, "stop", !error);
 	if (error)
 		json_str(&j, "error", error);
 	json_mask(&j, "mask", s->req);
@@ -236,8 +233,7 @@ static void stop_print_json(const struct stop_run *s, const char *error)
 	} else {
 		json_null(&j, "global_mask");
 	}
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 static int stop_report(struct cmd_ctx *ctx, struct stop_run *s)
@@ -290,6 +286,16 @@ static int stop_do(struct cmd_ctx *ctx, struct stop_run *s)
 	return err;
 }
 
+static int stop_opt(struct cmd_ctx *ctx, int id __always_unused,
+		    const char *arg, void *data)
+{
+	struct stop_run *s = data;
+
+	if (parse_seconds(arg, 0, 3600, &s->timeout))
+		return usage_error(ctx, "bad timeout '%s' (0..3600 s)", arg);
+	return EXIT_OK;
+}
+
 int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
@@ -300,35 +306,19 @@ int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
 			      .timeout = STOP_TIMEOUT_DEF };
 	struct opt_state st;
 	struct classes cls;
-	int id, rc, err;
+	int rc, err;
 
-	if (opt_init(&st, argc, argv, false))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc == OPT_HANDLED)
-			continue;
-		if (rc != OPT_MINE)
-			goto out;
-		if (parse_seconds(st.arg, 0, 3600, &s.timeout)) {
-			rc = usage_error(ctx, "bad timeout '%s' (0..3600 s)",
-					 st.arg);
-			goto out;
-		}
-	}
-	if (st.npos > 1) {
-		rc = usage_error(ctx, "too many arguments");
-		goto out;
-	}
-	if (st.npos && parse_classes(st.pos[0], &cls)) {
-		rc = usage_error(ctx, "bad class list '%s'", st.pos[0]);
-		goto out;
-	}
-	if (st.npos)
+	rc = opt_parse(ctx, &st, argc, argv, opts, false, stop_opt, &s);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos > 1)
+		return usage_error(ctx, "too many arguments");
+	if (st.npos) {
+		rc = classes_arg(ctx, st.pos[0], &cls);
+		if (rc)
+			return rc;
 		s.req = classes_resolve(&cls, MEAS_CLASSMASK_ALL);
+	}
 	err = rundir_path(s.dir, sizeof(s.dir));
-	rc = err ? fail(ctx, -err, "bad MEAS_RUNDIR") : stop_do(ctx, &s);
-out:
-	opt_free(&st);
-	return rc;
+	return err ? fail(ctx, -err, "bad MEAS_RUNDIR") : stop_do(ctx, &s);
 }

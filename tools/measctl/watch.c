@@ -53,15 +53,12 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 		fflush(stdout);
 		return;
 	}
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "command", "watch");
+	json_doc_begin(&j, stdout, "watch");
 	json_u64(&j, "interval", n);
 	json_str(&j, "time", ts);
 	json_double(&j, "elapsed_s", secs);
 	c0_print_json(&j, "items", a, b, 1);
-	json_obj_end(&j);
-	json_end(&j);
+	json_doc_end(&j);
 }
 
 /* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
@@ -146,8 +143,10 @@ static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 }
 
 static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
-		     struct watch_args *w)
+		     void *data)
 {
+	struct watch_args *w = data;
+
 	switch (id) {
 	case 'i':
 		if (parse_seconds(arg, WATCH_INTERVAL_MIN, WATCH_INTERVAL_MAX,
@@ -162,9 +161,7 @@ static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
 					   arg);
 		return EXIT_OK;
 	default:
-		if (parse_classes(arg, &w->cls))
-			return usage_error(ctx, "bad class list '%s'", arg);
-		return EXIT_OK;
+		return classes_arg(ctx, arg, &w->cls);
 	}
 }
 
@@ -178,23 +175,12 @@ int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct watch_args w = { .interval = 1.0 };
 	struct opt_state st;
-	int id, rc = EXIT_OK;
+	int rc;
 
-	if (opt_init(&st, argc, argv, false))
-		return fail(ctx, ENOMEM, "options");
-	while ((id = opt_next(&st, opts)) != OPT_END) {
-		rc = opt_common(ctx, &st, id);
-		if (rc == OPT_HANDLED)
-			continue;
-		if (rc != OPT_MINE)
-			goto out;
-		rc = watch_opt(ctx, id, st.arg, &w);
-		if (rc)
-			goto out;
-	}
-	rc = st.npos ? usage_error(ctx, "unexpected argument '%s'", st.pos[0]) :
-	     watch_do(ctx, &w);
-out:
-	opt_free(&st);
-	return rc;
+	rc = opt_parse(ctx, &st, argc, argv, opts, false, watch_opt, &w);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos)
+		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+	return watch_do(ctx, &w);
 }
