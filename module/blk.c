@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The block probes: class 0 subclasses 1, 3 and 4 (disks, tapes and
+ * their transfers) and the records of class 14, from the block
+ * tracepoints.  Documentation/io.rst describes the design.
+ *
+ * The probes are registered once while class 0 or class 14 is enabled
+ * (a user count under meas_sir), and take the unit as their data.  On
+ * the hot path everything is per CPU: counters are plain increments of
+ * this CPU's rows with interrupts off, the device lookup is a few plain
+ * reads (disks.c), and a request's record is one cache line claimed with
+ * one cmpxchg (track.c).  Nothing is allocated and no lock is taken.
+ *
+ * A request enters at block_rq_insert, or at block_rq_issue when the
+ * block layer issued it without inserting it (no I/O scheduler, a plug
+ * flushed, a bypass insert); a bio of a bio-based disk enters at
+ * block_bio_queue.  It leaves at its last block_rq_complete (or
+ * block_bio_complete), or when block_rq_merge folds it into another.
+ */
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/bio.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+#include "core.h"
+#include "blk.h"
+#include "compat.h"
+
+/* The unit, while a class uses it; changed under meas_sir. */
+static struct meas_blk *blk_unit;
+
+/* ---- per-CPU rows ----------------------------------------------------- */
+
+/**
+ * meas_pcpu_rows_alloc() - a zeroed block of words for each possible CPU
+ * @words: words per CPU
+ *
+ * Each block is allocated on its CPU's node; a probe finds its own with
+ * this_cpu_read().  Blocks may exceed what alloc_percpu() can give.
+ *
+ * Return: the per-CPU pointers, or NULL.
+ */
+u64 *__percpu *meas_pcpu_rows_alloc(size_t words)
+{
+	u64 *__percpu *rows = alloc_percpu_gfp(u64 *, GFP_KERNEL | __GFP_NOWARN);
+	int cpu;
+
+	if (!rows)
+		return NULL;
+	for_each_possible_cpu(cpu) {
+		u64 *p = kvzalloc_node(array_size(words, sizeof(u64)),
+				       GFP_KERNEL | __GFP_NOWARN,
+				       cpu_to_node(cpu));
+
+		*per_cpu_ptr(rows, cpu) = p;
+		if (!p) {
+			meas_pcpu_rows_free(rows);
+			return NULL;
+		}
+	}
+	return rows;
+}
+
+void meas_pcpu_rows_free(u64 *__percpu *rows)
+{
+	int cpu;
+
+	if (!rows)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(*per_cpu_ptr(rows, cpu));
+	free_percpu(rows);
+}
+
+/**
+ * meas_blk_sum_row() - add one row of every CPU into @out
+ * @rows: per-CPU blocks of rows
+ * @row: the row
+ * @words: words per row
+ * @out: @words sums
+ */
+void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out)
+{
+	size_t i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const u64 *r = *per_cpu_ptr(rows, cpu) + (size_t)row * words;
+
+		for (i = 0; i < words; i++)
+			out[i] += READ_ONCE(r[i]);
+	}
+}
+
+/* ---- what the kernel's request flags mean ------------------------------ */
+
+static unsigned int blk_op(meas_opf_t opf)
+{
+	switch (opf & REQ_OP_MASK) {
+	case REQ_OP_READ:
+		return MEAS_IO_OP_READ;
+	case REQ_OP_WRITE:
+		return MEAS_IO_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return MEAS_IO_OP_FLUSH;
+	case REQ_OP_DISCARD:
+		return MEAS_IO_OP_DISCARD;
+	case REQ_OP_SECURE_ERASE:
+		return MEAS_IO_OP_SECURE_ERASE;
+	case REQ_OP_WRITE_ZEROES:
+		return MEAS_IO_OP_WRITE_ZEROES;
+	case REQ_OP_ZONE_APPEND:
+		return MEAS_IO_OP_ZONE_APPEND;
+	case REQ_OP_ZONE_OPEN:
+	case REQ_OP_ZONE_CLOSE:
+	case REQ_OP_ZONE_FINISH:
+	case REQ_OP_ZONE_RESET:
+	case REQ_OP_ZONE_RESET_ALL:
+		return MEAS_IO_OP_ZONE_MGMT;
+	case REQ_OP_DRV_IN:
+		return MEAS_IO_OP_DRV_IN;
+	case REQ_OP_DRV_OUT:
+		return MEAS_IO_OP_DRV_OUT;
+	default:
+		return MEAS_IO_OP_OTHER;
+	}
+}
+
+static u32 blk_flags(meas_opf_t opf)
+{
+	static const struct {
+		meas_opf_t req;
+		u32 meas;
+	} map[] = {
+		{ REQ_SYNC, MEAS_IO_F_SYNC },
+		{ REQ_META, MEAS_IO_F_META },
+		{ REQ_PRIO, MEAS_IO_F_PRIO },
+		{ REQ_FUA, MEAS_IO_F_FUA },
+		{ REQ_PREFLUSH, MEAS_IO_F_PREFLUSH },
+		{ REQ_RAHEAD, MEAS_IO_F_RAHEAD },
+		{ REQ_BACKGROUND, MEAS_IO_F_BACKGROUND },
+		{ REQ_NOWAIT, MEAS_IO_F_NOWAIT },
+		{ REQ_POLLED, MEAS_IO_F_POLLED },
+		{ REQ_SWAP, MEAS_IO_F_SWAP },
+		{ REQ_IDLE, MEAS_IO_F_IDLE },
+	};
+	u32 flags = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (opf & map[i].req)
+			flags |= map[i].meas;
+	return flags;
+}
+
+/* ---- entering and leaving ---------------------------------------------- */
+
+static u32 blk_disk_slot(struct meas_blk *b, struct gendisk *disk)
+{
+	return disk ? meas_devtab_find(&b->disks, meas_disk_key(disk)) :
+		      MEAS_NOSLOT;
+}
+
+/*
+ * Requests of a disk in flight: what entered minus what left, on every
+ * CPU.  The one place the hot path reads other CPUs' lines: O(CPUs)
+ * reads, no writes (Documentation/io.rst).
+ */
+static u64 blk_inflight(struct meas_blk *b, u32 slot)
+{
+	s64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const u64 *d = *per_cpu_ptr(b->depth, cpu) +
+			       slot * MEAS_DEPTH_WORDS;
+
+		n += READ_ONCE(d[MEAS_DEPTH_IN]) - READ_ONCE(d[MEAS_DEPTH_OUT]);
+	}
+	return n > 0 ? n : 0;
+}
+
+/* Count a request in or out of its disk's queue; interrupts are off. */
+static void blk_depth_add(struct meas_blk *b, u32 slot, unsigned int word)
+{
+	if (slot != MEAS_NOSLOT)
+		this_cpu_read(*b->depth)[slot * MEAS_DEPTH_WORDS + word]++;
+}
+
+static void blk_fill_rec(struct meas_track_rec *rec, u32 slot, u64 depth,
+			 u64 now)
+{
+	struct task_struct *t = current;
+
+	rec->insert_ns = now;
+	rec->issue_ns = 0;
+	rec->pid = task_pid_nr(t);
+	rec->tgid = task_tgid_nr(t);
+	rec->depth = min_t(u64, depth, U32_MAX);
+	rec->devslot = slot;
+	rec->flags = 0;
+	memcpy(rec->comm, t->comm, sizeof(rec->comm));
+	rec->comm[sizeof(rec->comm) - 1] = '\0';
+}
+
+/*
+ * A request (or bio) enters its disk's queue: record who and when, and
+ * count the queue length it found.  A request the full table cannot hold
+ * is still counted in the histogram, and in track_full.
+ */
+static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
+					struct gendisk *disk, u64 now)
+{
+	u32 slot = blk_disk_slot(b, disk);
+	u64 depth = 0;
+	struct meas_track_rec *rec;
+	struct meas_blk_c0 *c0;
+	unsigned long irq;
+
+	local_irq_save(irq);
+	if (slot != MEAS_NOSLOT)
+		depth = blk_inflight(b, slot);
+	rec = meas_track_claim(&b->track, key);
+	if (rec) {
+		blk_fill_rec(rec, slot, depth, now);
+		blk_depth_add(b, slot, MEAS_DEPTH_IN);
+	} else {
+		this_cpu_inc(b->misc->track_full);
+	}
+	c0 = rcu_dereference_sched(b->c0);
+	if (c0 && slot != MEAS_NOSLOT)
+		this_cpu_read(*c0->rows)[slot * MEAS_ROW_WORDS + MEAS_ROW_DISC +
+					 MEAS_C0_DISC_QLEN0 +
+					 meas_blk_bucket(depth)]++;
+	local_irq_restore(irq);
+	return rec;
+}
+
+/* A request leaves without a completion of its own. */
+static void blk_leave(struct meas_blk *b, struct meas_track_rec *rec)
+{
+	unsigned long irq;
+
+	local_irq_save(irq);
+	blk_depth_add(b, rec->devslot, MEAS_DEPTH_OUT);
+	local_irq_restore(irq);
+	meas_track_release(rec);
+}
+
+/* A record left behind by a request that vanished without an event. */
+static void blk_stale(struct meas_blk *b, struct meas_track_rec *rec)
+{
+	this_cpu_inc(b->misc->stale);
+	blk_leave(b, rec);
+}
+
+/* ---- the request probes ------------------------------------------------ */
+
+static void blk_rq_insert(void *data, struct request *rq)
+{
+	struct meas_blk *b = data;
+	struct meas_track_rec *rec = meas_track_find(&b->track,
+						     (unsigned long)rq);
+
+	if (rec) {
+		/* Back after a requeue, or inserted twice before its issue. */
+		if (!(rec->flags & MEAS_TRACK_ISSUED) ||
+		    (rec->flags & MEAS_TRACK_REQUEUED))
+			return;
+		blk_stale(b, rec);
+	}
+	blk_enter(b, (unsigned long)rq, meas_rq_disk(rq), ktime_get_ns());
+}
+
+static void blk_rq_issue(void *data, struct request *rq)
+{
+	struct meas_blk *b = data;
+	struct meas_track_rec *rec = meas_track_find(&b->track,
+						     (unsigned long)rq);
+	u64 now = ktime_get_ns();
+
+	/* Issued again without a requeue: the record is someone else's. */
+	if (rec && (rec->flags & MEAS_TRACK_ISSUED) &&
+	    !(rec->flags & MEAS_TRACK_REQUEUED)) {
+		blk_stale(b, rec);
+		rec = NULL;
+	}
+	if (!rec)
+		rec = blk_enter(b, (unsigned long)rq, meas_rq_disk(rq), now);
+	if (rec) {
+		rec->issue_ns = now;
+		rec->flags = (rec->flags | MEAS_TRACK_ISSUED) &
+			     ~MEAS_TRACK_REQUEUED;
+	}
+}
+
+/* The device or driver was busy: the request goes back to the queue. */
+static void blk_rq_requeue(void *data, struct request *rq)
+{
+	struct meas_blk *b = data;
+	struct meas_track_rec *rec = meas_track_find(&b->track,
+						     (unsigned long)rq);
+	struct meas_blk_c0 *c0;
+	unsigned long irq;
+	u32 slot;
+
+	if (rec)
+		rec->flags |= MEAS_TRACK_REQUEUED | MEAS_TRACK_EVER_REQUEUED;
+	local_irq_save(irq);
+	c0 = rcu_dereference_sched(b->c0);
+	if (c0) {
+		slot = rec ? rec->devslot : blk_disk_slot(b, meas_rq_disk(rq));
+		if (slot != MEAS_NOSLOT)
+			this_cpu_read(*c0->rows)[slot * MEAS_ROW_WORDS +
+						 MEAS_ROW_DISC +
+						 MEAS_C0_DISC_BUSY]++;
+	}
+	local_irq_restore(irq);
+}
+
+/* @rq was merged into another request and is freed. */
+static void blk_rq_merge(void *data, struct request *rq)
+{
+	struct meas_blk *b = data;
+	struct meas_track_rec *rec = meas_track_find(&b->track,
+						     (unsigned long)rq);
+
+	if (rec)
+		blk_leave(b, rec);
+}
+
+/* ---- completions -------------------------------------------------------- */
+
+/**
+ * struct blk_event - a completion, whichever tracepoint reported it
+ * @key: the request or bio
+ * @disk: its disk, or NULL
+ * @rec: what class 14 records
+ * @done: the request's last event; else a partial completion, or the
+ *	data phase of a flush sequence
+ * @tape: @rec.dev is a tape (subclass 3)
+ */
+struct blk_event {
+	unsigned long key;
+	struct gendisk *disk;
+	struct meas_io_record rec;
+	bool done;
+	bool tape;
+};
+
+static void blk_count_disk(struct meas_blk_c0 *c0, u32 slot,
+			   const struct blk_event *ev,
+			   const struct meas_track_rec *tr, u64 now)
+{
+	u64 *row = this_cpu_read(*c0->rows) + slot * MEAS_ROW_WORDS;
+	u64 *x = row + MEAS_ROW_XFER;
+	unsigned int op = ev->rec.op;
+	bool rd = meas_blk_op_is_read(op), wr = meas_blk_op_is_write(op);
+	u64 q;
+
+	if (rd)
+		x[MEAS_C0_XFER_READ_BYTES] += ev->rec.bytes;
+	else if (wr)
+		x[MEAS_C0_XFER_WRITE_BYTES] += ev->rec.bytes;
+	else if (meas_blk_op_is_discard(op))
+		x[MEAS_C0_XFER_DISCARD_BYTES] += ev->rec.bytes;
+	if (!ev->done)
+		return;
+	row[MEAS_ROW_DISC + meas_blk_disc_item(op, ev->rec.flags)]++;
+	x[MEAS_C0_XFER_READS] += rd;
+	x[MEAS_C0_XFER_WRITES] += wr;
+	if (!tr) {
+		x[MEAS_C0_XFER_UNTRACKED]++;
+		return;
+	}
+	q = now - tr->insert_ns;
+	x[MEAS_C0_XFER_QUEUE_NS] += q;
+	if (tr->issue_ns && !(ev->rec.flags & MEAS_IO_F_BIO))
+		x[MEAS_C0_XFER_SERVICE_NS] += now - tr->issue_ns;
+	if (rd) {
+		x[MEAS_C0_XFER_READ_NS] += q;
+		x[MEAS_C0_XFER_READS_TIMED]++;
+	} else if (wr) {
+		x[MEAS_C0_XFER_WRITE_NS] += q;
+		x[MEAS_C0_XFER_WRITES_TIMED]++;
+	}
+}
+
+static void blk_count_tape(struct meas_blk *b, struct meas_blk_c0 *c0,
+			   const struct blk_event *ev)
+{
+	u32 slot = meas_devtab_find(&b->tapes, ev->rec.dev);
+
+	if (ev->done)
+		this_cpu_read(*c0->tape_rows)[slot * MEAS_TAPE_ROW_WORDS +
+					     meas_blk_unit_item(ev->rec.op)]++;
+}
+
+/* What the record of a tracked request takes from its entry. */
+static void blk_from_track(struct meas_io_record *r,
+			   const struct meas_track_rec *tr)
+{
+	r->pid = tr->pid;
+	r->tgid = tr->tgid;
+	r->depth = tr->depth;
+	r->insert_ns = tr->insert_ns;
+	r->issue_ns = tr->issue_ns;
+	memcpy(r->comm, tr->comm, sizeof(r->comm));
+	if (tr->flags & MEAS_TRACK_EVER_REQUEUED)
+		r->flags |= MEAS_IO_F_REQUEUED;
+}
+
+/* Count and record a completion; @tr is the request's record, or NULL. */
+static void blk_complete(struct meas_blk *b, struct blk_event *ev,
+			 struct meas_track_rec *tr)
+{
+	struct meas_io_ring *ring;
+	struct meas_blk_c0 *c0;
+	unsigned long irq;
+	u64 now;
+	u32 slot;
+
+	local_irq_save(irq);
+	now = ktime_get_ns();
+	ev->rec.complete_ns = now;
+	if (tr)
+		blk_from_track(&ev->rec, tr);
+	else
+		ev->rec.flags |= MEAS_IO_F_UNTRACKED;
+	c0 = rcu_dereference_sched(b->c0);
+	if (c0 && ev->tape) {
+		blk_count_tape(b, c0, ev);
+	} else if (c0 && ev->disk) {
+		slot = tr ? tr->devslot : blk_disk_slot(b, ev->disk);
+		if (slot != MEAS_NOSLOT)
+			blk_count_disk(c0, slot, ev, tr, now);
+	}
+	if (ev->done && !tr)
+		this_cpu_inc(b->misc->untracked);
+	if (ev->done && tr)
+		blk_depth_add(b, tr->devslot, MEAS_DEPTH_OUT);
+	ring = rcu_dereference_sched(b->ring);
+	if (ring)
+		meas_iotrace_write(ring, &ev->rec);
+	local_irq_restore(irq);
+	if (ev->done && tr)
+		meas_track_release(tr);
+}
+
+/*
+ * One event per call of blk_update_request(): a request may complete in
+ * parts.  Its last event ends as many bytes as it has left.  The data
+ * phase of a flush sequence ends the data, but the request goes on to
+ * its post-flush and completes again, as /proc/diskstats counts it.
+ */
+static void blk_rq_complete(void *data, struct request *rq,
+			    blk_status_t error, unsigned int nr_bytes)
+{
+	/*
+	 * The flush machinery clears FUA and PREFLUSH from a request it
+	 * emulates them for; its bio keeps what the submitter asked.
+	 */
+	meas_opf_t opf = rq->cmd_flags | (rq->bio ? rq->bio->bi_opf &
+					  (REQ_FUA | REQ_PREFLUSH) : 0);
+	struct meas_blk *b = data;
+	struct blk_event ev = {
+		.key = (unsigned long)rq,
+		.disk = meas_rq_disk(rq),
+		.rec = {
+			.sector = blk_rq_pos(rq),
+			.bytes = nr_bytes,
+			.op = blk_op(opf),
+			.flags = blk_flags(opf),
+			.status = blk_status_to_errno(error),
+			.alloc_ns = rq->start_time_ns,
+		},
+	};
+
+	ev.done = nr_bytes >= blk_rq_bytes(rq) &&
+		  (!(rq->rq_flags & RQF_FLUSH_SEQ) ||
+		   req_op(rq) == REQ_OP_FLUSH);
+	if (!ev.done)
+		ev.rec.flags |= MEAS_IO_F_PARTIAL;
+	if (ev.disk) {
+		ev.rec.dev = meas_disk_key(ev.disk);
+	} else {
+		unsigned int op = ev.rec.op;
+
+		ev.rec.dev = meas_tape_key(rq, &op);
+		ev.rec.op = op;
+		ev.tape = ev.rec.dev;
+		if (ev.tape)
+			ev.rec.flags |= MEAS_IO_F_TAPE;
+	}
+	blk_complete(b, &ev, meas_track_find(&b->track, ev.key));
+}
+
+/* ---- bio-based disks: no request, no insert, no issue ------------------- */
+
+static bool blk_bio_based(struct gendisk *disk)
+{
+	return disk && disk->fops->submit_bio;
+}
+
+static void blk_bio_queue(void *data, struct bio *bio)
+{
+	struct gendisk *disk = meas_bio_disk(bio);
+	struct meas_track_rec *rec;
+
+	if (!blk_bio_based(disk))
+		return;		/* blk-mq: counted as requests */
+	rec = blk_enter(data, (unsigned long)bio, disk, ktime_get_ns());
+	if (rec) {
+		/* A bio has no issue: keep what it asked, it may advance. */
+		rec->sector = bio->bi_iter.bi_sector;
+		rec->bytes = bio->bi_iter.bi_size;
+	}
+}
+
+static void blk_bio_complete(void *data, struct bio *bio)
+{
+	struct meas_blk *b = data;
+	struct gendisk *disk = meas_bio_disk(bio);
+	struct meas_track_rec *tr;
+	struct blk_event ev = {
+		.key = (unsigned long)bio,
+		.disk = disk,
+		.done = true,
+		.rec = {
+			.sector = bio->bi_iter.bi_sector,
+			.bytes = bio->bi_iter.bi_size,
+			.op = blk_op(bio->bi_opf),
+			.flags = blk_flags(bio->bi_opf) | MEAS_IO_F_BIO,
+			.status = blk_status_to_errno(bio->bi_status),
+		},
+	};
+
+	if (!blk_bio_based(disk))
+		return;
+	ev.rec.dev = meas_disk_key(disk);
+	tr = meas_track_find(&b->track, ev.key);
+	if (tr) {
+		ev.rec.sector = tr->sector;
+		ev.rec.bytes = tr->bytes;
+		tr->issue_ns = tr->insert_ns;	/* no issue: its insert */
+	}
+	blk_complete(b, &ev, tr);
+}
+
+MEAS_BLK_RQ_PROBE(probe_rq_insert, blk_rq_insert)
+MEAS_BLK_RQ_PROBE(probe_rq_issue, blk_rq_issue)
+MEAS_BLK_RQ_PROBE(probe_rq_requeue, blk_rq_requeue)
+MEAS_BLK_RQ_PROBE(probe_rq_merge, blk_rq_merge)
+MEAS_BLK_COMPLETE_PROBE(probe_rq_complete, blk_rq_complete)
+MEAS_BLK_BIO_QUEUE_PROBE(probe_bio_queue, blk_bio_queue)
+MEAS_BLK_BIO_COMPLETE_PROBE(probe_bio_complete, blk_bio_complete)
+
+static struct meas_tp blk_tps[] = {
+	{ "block_rq_insert",	probe_rq_insert,	true },
+	{ "block_rq_issue",	probe_rq_issue,		true },
+	{ "block_rq_requeue",	probe_rq_requeue,	true },
+	{ "block_rq_complete",	probe_rq_complete,	true },
+	{ "block_rq_merge",	probe_rq_merge,		true },
+	{ "block_bio_queue",	probe_bio_queue,	true },
+	{ "block_bio_complete",	probe_bio_complete,	true },
+};
+
+/* ---- the unit's life ---------------------------------------------------- */
+
+static void blk_free(struct meas_blk *b)
+{
+	meas_devtab_free(&b->disks);
+	meas_devtab_free(&b->tapes);
+	meas_track_free(&b->track);
+	meas_pcpu_rows_free(b->depth);
+	free_percpu(b->misc);
+	kfree(b);
+}
+
+static struct meas_blk *blk_alloc(void)
+{
+	struct meas_blk *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	u32 track = meas_hash_slots(READ_ONCE(meas_param_io_track));
+
+	if (!b)
+		return NULL;
+	if (meas_devtab_init(&b->disks, READ_ONCE(meas_param_max_disks)) ||
+	    meas_devtab_init(&b->tapes, READ_ONCE(meas_param_max_tapes)) ||
+	    meas_track_init(&b->track, track))
+		goto free;
+	b->depth = meas_pcpu_rows_alloc((b->disks.slots + 1) *
+					(size_t)MEAS_DEPTH_WORDS);
+	b->misc = alloc_percpu_gfp(struct meas_blk_misc,
+				   GFP_KERNEL | __GFP_NOWARN);
+	if (b->depth && b->misc)
+		return b;
+free:
+	blk_free(b);
+	return NULL;
+}
+
+/* The first user: allocate, then register the probes. */
+static int blk_start(void)
+{
+	struct meas_blk *b;
+
+	if (meas_params_fail_io(MEAS_START_NODST))
+		return MEAS_START_NODST;
+	b = blk_alloc();
+	if (!b)
+		return MEAS_START_NODST;
+	meas_tape_attach();
+	if (meas_params_fail_io(MEAS_START_NOLOCK) ||
+	    meas_tp_register(blk_tps, ARRAY_SIZE(blk_tps), b)) {
+		tracepoint_synchronize_unregister();
+		goto detach_tapes;
+	}
+	blk_unit = b;
+	return MEAS_START_OK;
+
+detach_tapes:
+	meas_tape_detach();
+	blk_free(b);
+	return MEAS_START_NOLOCK;
+}
+
+/**
+ * meas_blk_get() - start using the block unit
+ * @user: MEAS_BLK_USER_C0 or MEAS_BLK_USER_IO
+ * @rc: out: a MEAS_START_* code when the unit cannot start
+ *
+ * Called with meas_sir held.  The probes are registered by the first
+ * user only.
+ *
+ * Return: the unit, or NULL.
+ */
+struct meas_blk *meas_blk_get(unsigned int user, int *rc)
+{
+	lockdep_assert_held(&meas_sir);
+	if (!blk_unit) {
+		*rc = blk_start();
+		if (*rc)
+			return NULL;
+	}
+	blk_unit->users |= user;
+	return blk_unit;
+}
+
+/**
+ * meas_blk_put() - stop using the block unit
+ * @user: what meas_blk_get() was given
+ *
+ * The last user unregisters the probes and, once no probe can run any
+ * more, frees what they touch.
+ */
+void meas_blk_put(unsigned int user)
+{
+	struct meas_blk *b = blk_unit;
+
+	lockdep_assert_held(&meas_sir);
+	b->users &= ~user;
+	if (b->users)
+		return;
+	meas_tp_unregister(blk_tps, ARRAY_SIZE(blk_tps), b);
+	tracepoint_synchronize_unregister();
+	meas_tape_detach();
+	blk_unit = NULL;
+	blk_free(b);
+}
+
+/* The unit, or NULL; meas_sir held. */
+struct meas_blk *meas_blk_live(void)
+{
+	lockdep_assert_held(&meas_sir);
+	return blk_unit;
+}
+
+/* ---- class 0: subclasses 1, 3 and 4 ------------------------------------ */
+
+static void blk_c0_free(struct meas_blk_c0 *c0)
+{
+	meas_pcpu_rows_free(c0->rows);
+	meas_pcpu_rows_free(c0->tape_rows);
+	kfree(c0);
+}
+
+static struct meas_blk_c0 *blk_c0_alloc(struct meas_blk *b)
+{
+	struct meas_blk_c0 *c0;
+
+	if (meas_params_fail_io(MEAS_START_NODST))
+		return NULL;
+	c0 = kzalloc(sizeof(*c0), GFP_KERNEL);
+	if (!c0)
+		return NULL;
+	c0->rows = meas_pcpu_rows_alloc((b->disks.slots + 1) *
+					(size_t)MEAS_ROW_WORDS);
+	c0->tape_rows = meas_pcpu_rows_alloc((b->tapes.slots + 1) *
+					     (size_t)MEAS_TAPE_ROW_WORDS);
+	if (c0->rows && c0->tape_rows)
+		return c0;
+	blk_c0_free(c0);
+	return NULL;
+}
+
+/**
+ * meas_blk_c0_attach() - count disks and tapes for class 0
+ * @cls: class 0, its region formatted
+ *
+ * The disks present now get their entries now, in device-number order.
+ *
+ * Return: MEAS_START_OK, MEAS_START_NODST or MEAS_START_NOLOCK.
+ */
+int meas_blk_c0_attach(struct meas_class *cls)
+{
+	struct meas_blk_c0 *c0;
+	struct meas_blk *b;
+	int rc;
+
+	b = meas_blk_get(MEAS_BLK_USER_C0, &rc);
+	if (!b)
+		return rc;
+	c0 = blk_c0_alloc(b);
+	if (!c0) {
+		meas_blk_put(MEAS_BLK_USER_C0);
+		return MEAS_START_NODST;
+	}
+	meas_disks_claim_present(&b->disks);
+	rcu_assign_pointer(b->c0, c0);
+	meas_disks_fold(cls, b, c0);
+	return MEAS_START_OK;
+}
+
+/**
+ * meas_blk_c0_detach() - stop counting for class 0
+ * @cls: class 0
+ */
+void meas_blk_c0_detach(struct meas_class *cls)
+{
+	struct meas_blk *b = blk_unit;
+	struct meas_blk_c0 *c0 = rcu_dereference_protected(b->c0,
+					lockdep_is_held(&meas_sir));
+
+	RCU_INIT_POINTER(b->c0, NULL);
+	synchronize_rcu();	/* the probes run with preemption off */
+	blk_c0_free(c0);
+	meas_blk_put(MEAS_BLK_USER_C0);
+}
+
+/**
+ * meas_blk_c0_fold() - write the disk and tape counters into class 0
+ * @cls: class 0, enabled; called with meas_sir held
+ */
+void meas_blk_c0_fold(struct meas_class *cls)
+{
+	struct meas_blk *b = blk_unit;
+	struct meas_blk_c0 *c0;
+
+	if (WARN_ON_ONCE(!b))
+		return;
+	c0 = rcu_dereference_protected(b->c0, lockdep_is_held(&meas_sir));
+	meas_disks_fold(cls, b, c0);
+}
+
+/**
+ * meas_blk_misc_sum() - the block unit's per-CPU counters, added up
+ * @b: the unit
+ * @out: the sums
+ */
+void meas_blk_misc_sum(struct meas_blk *b, struct meas_blk_misc *out)
+{
+	int cpu;
+
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		const struct meas_blk_misc *m = per_cpu_ptr(b->misc, cpu);
+
+		out->untracked += READ_ONCE(m->untracked);
+		out->track_full += READ_ONCE(m->track_full);
+		out->stale += READ_ONCE(m->stale);
+	}
+}
+
+/* Bind the tracepoints by name, once, at module load. */
+void meas_blk_init(void)
+{
+	meas_tp_bind(blk_tps, ARRAY_SIZE(blk_tps));
+}

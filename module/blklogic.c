@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure logic of the disk and I/O trace units (blklogic.h), free of
+ * kernel dependencies so that the host unit tests build the same file.
+ */
+#include <linux/meas.h>
+#include "blklogic.h"
+
+/**
+ * meas_blk_bucket() - the queue-length bucket of a request
+ * @inflight: requests of the same disk already in flight at its insert
+ *
+ * Return: the bucket, 0..MEAS_QLEN_LAST; the last one counts 6 or more.
+ */
+unsigned int meas_blk_bucket(u64 inflight)
+{
+	return inflight < MEAS_QLEN_LAST ? (unsigned int)inflight :
+					   MEAS_QLEN_LAST;
+}
+
+bool meas_blk_op_is_read(unsigned int op)
+{
+	return op == MEAS_IO_OP_READ;
+}
+
+bool meas_blk_op_is_write(unsigned int op)
+{
+	return op == MEAS_IO_OP_WRITE || op == MEAS_IO_OP_ZONE_APPEND;
+}
+
+/* Operations that free or zero sectors without transferring data. */
+bool meas_blk_op_is_discard(unsigned int op)
+{
+	return op == MEAS_IO_OP_DISCARD || op == MEAS_IO_OP_SECURE_ERASE ||
+	       op == MEAS_IO_OP_WRITE_ZEROES;
+}
+
+/* Reads: swap-in, then the asynchronous interfaces, then readahead. */
+static unsigned int disc_read_item(u32 flags)
+{
+	if (flags & MEAS_IO_F_SWAP)
+		return MEAS_C0_DISC_READ_SWAP;
+	if (flags & (MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED))
+		return MEAS_C0_DISC_READ_NOWAIT;
+	if (flags & MEAS_IO_F_RAHEAD)
+		return MEAS_C0_DISC_READ_ASYNC;
+	return MEAS_C0_DISC_READ_SYNC;
+}
+
+/* Writes: forced, then background, then asynchronous interfaces, sync. */
+static unsigned int disc_write_item(u32 flags)
+{
+	if (flags & (MEAS_IO_F_FUA | MEAS_IO_F_PREFLUSH))
+		return MEAS_C0_DISC_WRITE_FORCED;
+	if (flags & (MEAS_IO_F_SWAP | MEAS_IO_F_BACKGROUND))
+		return MEAS_C0_DISC_WRITE_BACKGROUND;
+	if (flags & (MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED))
+		return MEAS_C0_DISC_WRITE_NOWAIT;
+	if (flags & MEAS_IO_F_SYNC)
+		return MEAS_C0_DISC_WRITE_SYNC;
+	return MEAS_C0_DISC_WRITE_ASYNC;
+}
+
+/**
+ * meas_blk_disc_item() - the subclass 1 item a completed request counts in
+ * @op: MEAS_IO_OP_*
+ * @flags: MEAS_IO_F_* of the request
+ *
+ * Every read lands in exactly one read item, every write in exactly one
+ * write item, and everything else is a control operation.
+ *
+ * Return: a MEAS_C0_DISC_* item number, 2..10 or 13.
+ */
+unsigned int meas_blk_disc_item(unsigned int op, u32 flags)
+{
+	if (meas_blk_op_is_read(op))
+		return disc_read_item(flags);
+	if (meas_blk_op_is_write(op))
+		return disc_write_item(flags);
+	return MEAS_C0_DISC_CONTROL;
+}
+
+/**
+ * meas_blk_unit_item() - the item of a tape or line printer entry
+ * @op: MEAS_IO_OP_* of the completed request
+ *
+ * Return: MEAS_C0_UNIT_READS, MEAS_C0_UNIT_WRITES or MEAS_C0_UNIT_CONTROL.
+ */
+unsigned int meas_blk_unit_item(unsigned int op)
+{
+	if (meas_blk_op_is_read(op))
+		return MEAS_C0_UNIT_READS;
+	if (meas_blk_op_is_write(op))
+		return MEAS_C0_UNIT_WRITES;
+	return MEAS_C0_UNIT_CONTROL;
+}
+
+/**
+ * meas_hash_slots() - slots of an open-addressed table
+ * @want: slots wanted
+ *
+ * Return: the least power of two that is at least @want and at least 2,
+ * at most 2^31.
+ */
+u32 meas_hash_slots(u64 want)
+{
+	u32 slots = 2;
+
+	while (slots < want && slots < (1U << 31))
+		slots <<= 1;
+	return slots;
+}
+
+/**
+ * meas_hash_home() - first slot to probe for a key
+ * @key: the key (a device number, a pointer)
+ * @slots: slots of the table, a power of two
+ *
+ * Multiplicative hashing: the top bits of the product with the 64-bit
+ * golden ratio, so that keys differing only in low bits (minors,
+ * neighbouring pointers) spread over the table.
+ */
+u32 meas_hash_home(u64 key, u32 slots)
+{
+	unsigned int bits = __builtin_ctz(slots);
+
+	if (!bits)
+		return 0;
+	return (u32)((key * 0x61c8864680b583ebULL) >> (64 - bits));
+}
+
+/**
+ * meas_devtab_slots() - slots of the device table for @max_entries disks
+ * @max_entries: disks that may get an entry
+ *
+ * At least half again as many slots as entries, so that the table is at
+ * most two-thirds full (a few more claims may race past the limit) and a
+ * probe for an unknown device ends on a free slot after a few steps.
+ */
+u32 meas_devtab_slots(u32 max_entries)
+{
+	return meas_hash_slots((u64)max_entries + max_entries / 2 + 2);
+}
+
+/**
+ * meas_ring_oldest() - oldest position a partition still holds
+ * @head: records the partition has written
+ * @cap: records it holds
+ */
+u64 meas_ring_oldest(u64 head, u64 cap)
+{
+	return head > cap ? head - cap : 0;
+}
+
+/**
+ * meas_ring_start() - first position a reader can still take
+ * @cursor: the reader's cursor in the partition
+ * @head: records the partition has written, read before the copy
+ * @cap: records it holds
+ */
+u64 meas_ring_start(u64 cursor, u64 head, u64 cap)
+{
+	u64 oldest = meas_ring_oldest(head, cap);
+
+	if (cursor > head)
+		return head;
+	return cursor > oldest ? cursor : oldest;
+}
+
+/**
+ * meas_ring_settle() - what a copy from a live partition really returned
+ * @cursor: the reader's cursor before the copy
+ * @start: meas_ring_start() of the copy
+ * @taken: records copied, positions @start onwards
+ * @started: records whose writing had begun, read after the copy
+ * @cap: records it holds
+ * @span: out: the positions returned, the records lost, the new cursor
+ *
+ * The writer may have overwritten the oldest copied records while they
+ * were copied.  Writing position q overwrites position q - @cap, and the
+ * writer announces q (@started becomes q + 1) before it touches the
+ * slot, so position p is intact when p + @cap >= @started.  Every
+ * position between @cursor and the new cursor is either returned or
+ * counted lost.
+ */
+void meas_ring_settle(u64 cursor, u64 start, u64 taken, u64 started,
+		      u64 cap, struct meas_ring_span *span)
+{
+	u64 safe = meas_ring_oldest(started, cap);
+	u64 end = start + taken;
+
+	span->first = start > safe ? start : safe;
+	if (span->first > end)
+		end = span->first;
+	span->end = end;
+	span->cursor = end;
+	span->lost = span->first - cursor;
+}
+
+/**
+ * meas_ring_entry() - entry number of a position in a partition
+ * @part: the partition
+ * @pos: the position, 0 for its first record
+ * @per_part: records per partition
+ */
+u64 meas_ring_entry(u32 part, u64 pos, u64 per_part)
+{
+	return 1 + (u64)part * per_part + pos % per_part;
+}
+
+/**
+ * meas_merge_pick() - the partition whose next record is the oldest
+ * @h: the next record of each partition
+ * @n: number of partitions
+ *
+ * Ties go to the lowest partition, so a merge is deterministic.
+ *
+ * Return: the partition, or -1 when every partition is exhausted.
+ */
+int meas_merge_pick(const struct meas_merge_head *h, u32 n)
+{
+	int best = -1;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (h[i].left && (best < 0 || h[i].key < h[best].key))
+			best = (int)i;
+	return best;
+}
+
+/**
+ * meas_io_per_part() - records per partition of the class 14 ring
+ * @records: records wanted in all (the io_records parameter)
+ * @parts: partitions, one per CPU number
+ *
+ * Return: at least 1.
+ */
+u64 meas_io_per_part(u64 records, u32 parts)
+{
+	u64 per = parts ? records / parts : records;
+
+	return per ? per : 1;
+}
+
+/**
+ * meas_io_shape() - the shape of the class 14 region
+ * @spec: filled in; spec->class is set by the caller
+ * @parts: partitions
+ * @per_part: records per partition
+ *
+ * An impossible size leaves a shape meas_layout_words() rejects.
+ */
+void meas_io_shape(struct meas_class_spec *spec, u32 parts, u64 per_part)
+{
+	struct meas_sub_spec *s = &spec->sub[MEAS_IO_SUB_RING];
+	u64 records;
+
+	spec->nsub = 1;
+	spec->devslots = 0;
+	s->entsize = MEAS_IO_RECORD_WORDS;
+	s->ent0size = MEAS_HEADER_WORDS + MEAS_IO_H_PART0 +
+		      (u64)parts * MEAS_IO_PART_WORDS;
+	if (__builtin_mul_overflow((u64)parts, per_part, &records) ||
+	    __builtin_add_overflow(records, 1, &s->entries))
+		s->entries = 0;
+}
+
+/**
+ * meas_c0_disk_shape() - the shape of class 0
+ * @spec: filled in; spec->class is set by the caller
+ * @disks: entries for disks (max_disks)
+ * @tapes: entries for tapes (max_tapes)
+ *
+ * Entry 0 of the disk, tape and transfer subclasses holds, after its
+ * header, the counters of the devices that found no entry.
+ */
+void meas_c0_disk_shape(struct meas_class_spec *spec, u64 disks, u64 tapes)
+{
+	static const u64 entsize[MEAS_C0_NR_SUBCLASSES] = {
+		[MEAS_C0_SUB_FIXED]	= MEAS_C0_FIXED_ITEMS,
+		[MEAS_C0_SUB_DISC]	= MEAS_C0_DISC_ITEMS,
+		[MEAS_C0_SUB_LP]	= MEAS_C0_LP_ITEMS,
+		[MEAS_C0_SUB_TAPE]	= MEAS_C0_TAPE_ITEMS,
+		[MEAS_C0_SUB_XFER]	= MEAS_C0_XFER_ITEMS,
+	};
+	unsigned int i;
+
+	spec->nsub = MEAS_C0_NR_SUBCLASSES;
+	spec->devslots = disks + tapes;
+	for (i = 0; i < MEAS_C0_NR_SUBCLASSES; i++) {
+		spec->sub[i].entries = 1;
+		spec->sub[i].entsize = entsize[i];
+		spec->sub[i].ent0size = MEAS_HEADER_WORDS;
+	}
+	spec->sub[MEAS_C0_SUB_FIXED].entries = 2;
+	spec->sub[MEAS_C0_SUB_DISC].entries = 1 + disks;
+	spec->sub[MEAS_C0_SUB_DISC].ent0size += MEAS_C0_DISC_ITEMS;
+	spec->sub[MEAS_C0_SUB_TAPE].entries = 1 + tapes;
+	spec->sub[MEAS_C0_SUB_TAPE].ent0size += MEAS_C0_TAPE_ITEMS;
+	spec->sub[MEAS_C0_SUB_XFER].entries = 1 + disks;
+	spec->sub[MEAS_C0_SUB_XFER].ent0size += MEAS_C0_XFER_ITEMS;
+}

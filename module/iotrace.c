@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Class 14 (IOSTATXDS): a ring of per-request records, one per
+ * completion event, and the streaming reader of MEAS_IOC_IOTRACE_READ.
+ * Documentation/io.rst describes the design and its costs.
+ *
+ * The ring is the class 14 region itself, cut in one partition per CPU
+ * number.  A CPU writes only its own partition: the record, then its
+ * partition's running total with a release store.  Nothing is shared
+ * between CPUs on this path, so the writer needs no atomic operation;
+ * the global header (total, lost) is computed when the region is read.
+ *
+ * The reader keeps a cursor per partition for each open file and merges
+ * the partitions in completion-time order.  The writer may overwrite the
+ * oldest records while the reader copies them: it announces each record
+ * before it writes it, and the reader checks those announcements after
+ * the copy and counts what may have been overwritten as lost, so records
+ * returned and records lost always add up to the records written.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include "core.h"
+#include "blk.h"
+
+/* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
+#define IOTRACE_BATCH	8192
+
+/**
+ * struct meas_io_ring - the class 14 region, as the writers see it
+ * @hdr: item 0 of entry 0
+ * @rec: word 0 of entry 1, the first record
+ * @parts: partitions
+ * @per_part: records per partition
+ * @session: MEAS_IO_H_SESSION
+ * @full_base: the block unit's track_full when the ring started
+ * @stale_base: and its stale count
+ */
+struct meas_io_ring {
+	u64 *hdr;
+	u64 *rec;
+	u32 parts;
+	u64 per_part;
+	u64 session;
+	u64 full_base;
+	u64 stale_base;
+};
+
+/* Enablings of class 14 so far; under meas_sir. */
+static u64 iotrace_sessions;
+
+static u64 *ring_part(const struct meas_io_ring *r, u32 p)
+{
+	return r->hdr + MEAS_IO_H_PART0 + (u64)p * MEAS_IO_PART_WORDS;
+}
+
+static struct meas_io_record *ring_slot(const struct meas_io_ring *r, u32 p,
+					u64 pos)
+{
+	u64 entry = meas_ring_entry(p, pos, r->per_part);
+
+	return (struct meas_io_record *)(r->rec + (entry - 1) *
+					 MEAS_IO_RECORD_WORDS);
+}
+
+/**
+ * meas_iotrace_write() - append a record to this CPU's partition
+ * @r: the ring
+ * @rec: the record; its cpu and seq are set here
+ *
+ * Called by the completion probes with interrupts off, so that a CPU's
+ * records are in time order and one writer at a time uses a partition.
+ */
+void meas_iotrace_write(struct meas_io_ring *r, struct meas_io_record *rec)
+{
+	u32 cpu = smp_processor_id();
+	u64 *ph = ring_part(r, cpu), pos = ph[MEAS_IO_P_TOTAL];
+
+	rec->cpu = cpu;
+	rec->seq = pos;
+	WRITE_ONCE(ph[MEAS_IO_P_STARTED], pos + 1);
+	/* A reader that sees the new words must see the slot announced. */
+	smp_wmb();
+	memcpy(ring_slot(r, cpu, pos), rec, sizeof(*rec));
+	if (rec->flags & MEAS_IO_F_UNTRACKED)
+		ph[MEAS_IO_P_UNTRACKED]++;
+	/* Pairs with the readers' acquire: the record before its count. */
+	smp_store_release(&ph[MEAS_IO_P_TOTAL], pos + 1);
+	WRITE_ONCE(ph[MEAS_IO_P_NEXT], meas_ring_entry(cpu, pos + 1,
+						       r->per_part));
+}
+
+/* ---- the class ---------------------------------------------------------- */
+
+static void iotrace_shape(struct meas_class_spec *spec)
+{
+	u32 parts = nr_cpu_ids;
+
+	meas_io_shape(spec, parts,
+		      meas_io_per_part(READ_ONCE(meas_param_io_records),
+				       parts));
+}
+
+/* FORMATIOSTATSEG: the header, and each partition's block. */
+static void iotrace_format(struct meas_io_ring *r)
+{
+	u64 *h = r->hdr;
+	u32 p;
+
+	h[MEAS_IO_H_CAPACITY] = r->parts * r->per_part;
+	h[MEAS_IO_H_PARTS] = r->parts;
+	h[MEAS_IO_H_PART_RECORDS] = r->per_part;
+	h[MEAS_IO_H_RECORD_WORDS] = MEAS_IO_RECORD_WORDS;
+	h[MEAS_IO_H_IDENT] = MEAS_IO_IDENT;
+	h[MEAS_IO_H_SESSION] = r->session;
+	h[MEAS_IO_H_START] = ktime_get_ns();
+	h[MEAS_IO_H_START_REAL] = ktime_get_real_ns();
+	for (p = 0; p < r->parts; p++) {
+		u64 *ph = ring_part(r, p);
+
+		ph[MEAS_IO_P_CPU] = p;
+		ph[MEAS_IO_P_FIRST] = meas_ring_entry(p, 0, r->per_part);
+		ph[MEAS_IO_P_NEXT] = ph[MEAS_IO_P_FIRST];
+		ph[MEAS_IO_P_RECORDS] = r->per_part;
+	}
+}
+
+static int iotrace_attach(struct meas_class *cls)
+{
+	struct meas_blk_misc misc;
+	struct meas_sub_view v;
+	struct meas_io_ring *r;
+	struct meas_blk *b;
+	int rc;
+
+	if (WARN_ON_ONCE(meas_layout_find(cls->region, cls->words,
+					  MEAS_CLASS_IO, MEAS_IO_SUB_RING,
+					  &v)))
+		return MEAS_START_NOVMEM;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return MEAS_START_NODST;
+	r->hdr = cls->region + v.base + MEAS_HEADER_WORDS;
+	r->rec = cls->region + v.base + v.ent0size;
+	r->parts = (v.ent0size - MEAS_HEADER_WORDS - MEAS_IO_H_PART0) /
+		   MEAS_IO_PART_WORDS;
+	r->per_part = (v.entries - 1) / r->parts;
+	r->session = ++iotrace_sessions;
+	iotrace_format(r);
+	b = meas_blk_get(MEAS_BLK_USER_IO, &rc);
+	if (!b) {
+		kfree(r);
+		return rc;
+	}
+	r->hdr[MEAS_IO_H_TRACK_SLOTS] = b->track.slots;
+	meas_blk_misc_sum(b, &misc);
+	r->full_base = misc.track_full;
+	r->stale_base = misc.stale;
+	cls->priv = r;
+	rcu_assign_pointer(b->ring, r);
+	return MEAS_START_OK;
+}
+
+static void iotrace_detach(struct meas_class *cls)
+{
+	struct meas_blk *b = meas_blk_live();
+
+	RCU_INIT_POINTER(b->ring, NULL);
+	synchronize_rcu();	/* the probes run with preemption off */
+	meas_blk_put(MEAS_BLK_USER_IO);
+	kfree(cls->priv);
+	cls->priv = NULL;
+}
+
+/* The global header: sums of the partitions' blocks. */
+static void iotrace_fold(struct meas_class *cls)
+{
+	struct meas_io_ring *r = cls->priv;
+	u64 total = 0, held = 0, untracked = 0, t;
+	struct meas_blk_misc misc;
+	u32 p;
+
+	for (p = 0; p < r->parts; p++) {
+		u64 *ph = ring_part(r, p);
+
+		/* Pairs with the writer's release (meas_iotrace_write()). */
+		t = smp_load_acquire(&ph[MEAS_IO_P_TOTAL]);
+		total += t;
+		held += min(t, r->per_part);
+		untracked += READ_ONCE(ph[MEAS_IO_P_UNTRACKED]);
+	}
+	r->hdr[MEAS_IO_H_TOTAL] = total;
+	r->hdr[MEAS_IO_H_LOST] = total - held;
+	r->hdr[MEAS_IO_H_UNTRACKED] = untracked;
+	meas_blk_misc_sum(meas_blk_live(), &misc);
+	r->hdr[MEAS_IO_H_TRACK_FULL] = misc.track_full - r->full_base;
+	r->hdr[MEAS_IO_H_STALE] = misc.stale - r->stale_base;
+}
+
+/*
+ * GETSTATISTICS: the raw ring.  A caller without CAP_PERFMON sees the
+ * header, and of the records only those of its own process; the words of
+ * the others read 0.
+ */
+static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
+{
+	struct meas_io_ring *r = cls->priv;
+	u64 first = r->rec - cls->region, rw = MEAS_IO_RECORD_WORDS, w, k;
+	const struct meas_io_record *rec;
+	pid_t me = task_tgid_nr(current);
+
+	iotrace_fold(cls);
+	memcpy(out, cls->region + word, n * sizeof(u64));
+	if (perfmon_capable())
+		return;
+	for (w = max(word, first); w < word + n; w = first + (k + 1) * rw) {
+		k = (w - first) / rw;
+		rec = (const struct meas_io_record *)(r->rec + k * rw);
+		if (READ_ONCE(rec->tgid) != me)
+			memset(out + (w - word), 0,
+			       (min(word + n, first + (k + 1) * rw) - w) *
+			       sizeof(u64));
+	}
+}
+
+const struct meas_class_ops meas_class14_ops = {
+	.name	= "io",
+	.shape	= iotrace_shape,
+	.attach	= iotrace_attach,
+	.detach	= iotrace_detach,
+	.fold	= iotrace_fold,
+	.snap	= iotrace_snap,
+};
+
+/* ---- the streaming reader ----------------------------------------------- */
+
+/**
+ * struct iotrace_cursor - where an open file's reader is
+ * @lock: one read at a time per file
+ * @session: session of @pos, 0 before the first read
+ * @parts: partitions of @pos
+ * @pos: next position to read in each partition
+ * @next: @pos after the read in progress, committed once copied out
+ */
+struct iotrace_cursor {
+	struct mutex lock;	/* one read at a time */
+	u64 session;
+	u32 parts;
+	u64 *pos;
+	u64 *next;
+};
+
+/**
+ * struct iotrace_batch - one read in progress
+ * @out: the records taken, in merge order
+ * @src: the partition of each
+ * @max: room in @out
+ * @n: records in @out
+ * @start: per partition, the first position taken
+ * @taken: per partition, records taken
+ * @heads: per partition, the merge state
+ */
+struct iotrace_batch {
+	struct meas_io_record *out;
+	u32 *src;
+	u64 max;
+	u64 n;
+	u64 *start;
+	u64 *taken;
+	struct meas_merge_head *heads;
+};
+
+static u64 slot_time(const struct meas_io_ring *r, u32 p, u64 pos)
+{
+	return READ_ONCE(ring_slot(r, p, pos)->complete_ns);
+}
+
+/* Take up to @bt->max records, oldest completion first. */
+static void iotrace_merge(const struct meas_io_ring *r, const u64 *base,
+			  struct iotrace_batch *bt)
+{
+	u64 head, pos;
+	u32 p;
+	int i;
+
+	for (p = 0; p < r->parts; p++) {
+		/* Pairs with the writer's release: the records it counts. */
+		head = smp_load_acquire(&ring_part(r, p)[MEAS_IO_P_TOTAL]);
+		bt->start[p] = meas_ring_start(base[p], head, r->per_part);
+		bt->taken[p] = 0;
+		bt->heads[p].left = head - bt->start[p];
+		if (bt->heads[p].left)
+			bt->heads[p].key = slot_time(r, p, bt->start[p]);
+	}
+	while (bt->n < bt->max) {
+		i = meas_merge_pick(bt->heads, r->parts);
+		if (i < 0)
+			break;
+		pos = bt->start[i] + bt->taken[i]++;
+		memcpy(&bt->out[bt->n], ring_slot(r, i, pos), sizeof(*bt->out));
+		bt->src[bt->n++] = i;
+		if (--bt->heads[i].left)
+			bt->heads[i].key = slot_time(r, i, pos + 1);
+	}
+}
+
+/*
+ * Drop what the writers may have overwritten during the copy, count it
+ * lost, and compute the cursors after the read.
+ */
+static void iotrace_settle(const struct meas_io_ring *r, const u64 *base,
+			   struct iotrace_cursor *c, struct iotrace_batch *bt,
+			   struct meas_iotrace_read *k)
+{
+	struct meas_ring_span span;
+	u64 head, started, i, kept = 0;
+	u32 p;
+
+	/* The copies before the announcements: pairs with the writer's wmb. */
+	smp_rmb();
+	for (p = 0; p < r->parts; p++) {
+		started = READ_ONCE(ring_part(r, p)[MEAS_IO_P_STARTED]);
+		head = READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+		meas_ring_settle(base[p], bt->start[p], bt->taken[p], started,
+				 r->per_part, &span);
+		c->next[p] = span.cursor;
+		k->lost += span.lost;
+		k->total += head;
+		k->pending += head - span.cursor;
+		/* From here on, start is the first position returned... */
+		bt->taken[p] = span.first - bt->start[p];
+		bt->start[p] = span.first;
+	}
+	/* ... and taken counts down the records to drop before it. */
+	for (i = 0; i < bt->n; i++) {
+		p = bt->src[i];
+		if (bt->taken[p]) {
+			bt->taken[p]--;
+			continue;
+		}
+		if (kept != i)
+			bt->out[kept] = bt->out[i];
+		kept++;
+	}
+	bt->n = kept;
+}
+
+/* Under meas_sir: fill @bt from the ring, or say why not. */
+static int iotrace_collect(struct iotrace_cursor *c, struct iotrace_batch *bt,
+			   struct meas_iotrace_read *k)
+{
+	struct meas_class *cls = meas_ctl_class(MEAS_CLASS_IO);
+	struct meas_io_ring *r;
+	u64 *base;
+	u32 p;
+
+	if (!cls) {
+		k->result = MEAS_IOTRACE_NOTENABLED;
+		return -ENODATA;
+	}
+	if (!bt->max) {
+		k->result = MEAS_IOTRACE_BOUNDS;
+		return -ENOBUFS;
+	}
+	r = cls->priv;
+	k->session = r->session;
+	base = c->next;
+	if (c->session == r->session) {
+		memcpy(base, c->pos, r->parts * sizeof(*base));
+	} else {
+		memset(base, 0, r->parts * sizeof(*base));
+		if (c->session)
+			k->out_flags |= MEAS_IOTRACE_NEW_SESSION;
+	}
+	if (k->flags & MEAS_IOTRACE_FROM_NOW)
+		for (p = 0; p < r->parts; p++)
+			base[p] = READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+	iotrace_merge(r, base, bt);
+	iotrace_settle(r, base, c, bt, k);
+	return 0;
+}
+
+static void iotrace_batch_free(struct iotrace_batch *bt)
+{
+	kvfree(bt->out);
+	kvfree(bt->src);
+	kvfree(bt->start);
+	kvfree(bt->taken);
+	kvfree(bt->heads);
+}
+
+static int iotrace_batch_alloc(struct iotrace_batch *bt, u64 buflen)
+{
+	u32 parts = nr_cpu_ids;
+
+	memset(bt, 0, sizeof(*bt));
+	bt->max = min_t(u64, buflen / sizeof(*bt->out), IOTRACE_BATCH);
+	bt->out = kvmalloc_array(max_t(u64, bt->max, 1), sizeof(*bt->out),
+				 GFP_KERNEL);
+	bt->src = kvmalloc_array(max_t(u64, bt->max, 1), sizeof(*bt->src),
+				 GFP_KERNEL);
+	bt->start = kvmalloc_array(parts, sizeof(*bt->start), GFP_KERNEL);
+	bt->taken = kvmalloc_array(parts, sizeof(*bt->taken), GFP_KERNEL);
+	bt->heads = kvcalloc(parts, sizeof(*bt->heads), GFP_KERNEL);
+	if (bt->out && bt->src && bt->start && bt->taken && bt->heads)
+		return 0;
+	iotrace_batch_free(bt);
+	return -ENOMEM;
+}
+
+static int iotrace_read(struct iotrace_cursor *c, struct meas_iotrace_read *k)
+{
+	struct iotrace_batch bt;
+	int err;
+
+	err = iotrace_batch_alloc(&bt, k->buflen);
+	if (err)
+		return err;
+	if (mutex_lock_killable(&meas_sir)) {
+		iotrace_batch_free(&bt);
+		return -EINTR;
+	}
+	err = iotrace_collect(c, &bt, k);
+	mutex_unlock(&meas_sir);
+	if (!err && bt.n &&
+	    copy_to_user(u64_to_user_ptr(k->buf), bt.out,
+			 bt.n * sizeof(*bt.out))) {
+		k->result = MEAS_IOTRACE_BOUNDS;
+		err = -EFAULT;
+	}
+	if (!err) {
+		k->records = bt.n;
+		c->session = k->session;
+		memcpy(c->pos, c->next, c->parts * sizeof(*c->pos));
+	}
+	iotrace_batch_free(&bt);
+	return err;
+}
+
+static struct iotrace_cursor *iotrace_cursor(void **state)
+{
+	struct iotrace_cursor *c = *state;
+
+	if (c)
+		return c;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	mutex_init(&c->lock);
+	c->parts = nr_cpu_ids;
+	c->pos = kvcalloc(c->parts, sizeof(*c->pos), GFP_KERNEL);
+	c->next = kvcalloc(c->parts, sizeof(*c->next), GFP_KERNEL);
+	if (!c->pos || !c->next) {
+		meas_iotrace_release(c);
+		return NULL;
+	}
+	*state = c;
+	return c;
+}
+
+/**
+ * meas_iotrace_ioctl() - MEAS_IOC_IOTRACE_READ
+ * @state: the open file's reader state, allocated on first use
+ * @u: the user's struct meas_iotrace_read
+ *
+ * Return: 0 or an errno, as Documentation/io.rst lists them.
+ */
+long meas_iotrace_ioctl(void **state, void __user *u)
+{
+	struct meas_iotrace_read k;
+	struct iotrace_cursor *c;
+	long usize;
+	int err;
+
+	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_IOTRACE_SIZE_VER0, u);
+	if (usize < 0)
+		return usize;
+	if (k.flags & ~MEAS_IOTRACE_FROM_NOW)
+		return -EOPNOTSUPP;
+	if (memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+		return -EINVAL;
+	if (!perfmon_capable())
+		return -EPERM;
+	k.records = 0;
+	k.lost = 0;
+	k.total = 0;
+	k.pending = 0;
+	k.session = 0;
+	k.result = MEAS_IOTRACE_OK;
+	k.out_flags = 0;
+	c = iotrace_cursor(state);
+	if (!c)
+		return -ENOMEM;
+	if (mutex_lock_killable(&c->lock))
+		return -EINTR;
+	err = iotrace_read(c, &k);
+	mutex_unlock(&c->lock);
+	return meas_dev_copy_out(u, &k, sizeof(k), usize, err);
+}
+
+/* The open file goes: its cursor with it. */
+void meas_iotrace_release(void *state)
+{
+	struct iotrace_cursor *c = state;
+
+	if (!c)
+		return;
+	kvfree(c->pos);
+	kvfree(c->next);
+	kfree(c);
+}

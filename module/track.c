@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The requests in flight, from their insert to their completion: who
+ * inserted them, when, and how deep the queue was.  The kernel keeps no
+ * such field in struct request that a module may use, so the block unit
+ * keeps a table of its own, keyed by the request (or, for a bio-based
+ * disk, the bio).
+ *
+ * A record is one cache line.  A probe claims a free record near the
+ * key's home slot with one cmpxchg on the record's own line, fills it,
+ * and the completion reads it and frees it with a release store.  The
+ * block layer orders a request's insert before its completion, so the
+ * completion sees the filled record.  Requests come from preallocated
+ * pools and keep hashing to the same records, which stay in the cache of
+ * the CPUs that serve them; no line is shared by every CPU.
+ */
+#include <linux/vmalloc.h>
+#include <linux/slab.h>
+#include "core.h"
+#include "blk.h"
+
+/* Records probed from the home slot: the table is mostly empty. */
+#define TRACK_PROBES	8
+
+/**
+ * meas_track_init() - allocate an empty request table
+ * @t: the table
+ * @slots: records, a power of two
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int meas_track_init(struct meas_track *t, u32 slots)
+{
+	t->slots = slots;
+	t->recs = __vmalloc(array_size(slots, sizeof(*t->recs)),
+			    GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	return t->recs ? 0 : -ENOMEM;
+}
+
+void meas_track_free(struct meas_track *t)
+{
+	vfree(t->recs);
+	t->recs = NULL;
+}
+
+/**
+ * meas_track_find() - the record of a request in flight
+ * @t: the table
+ * @key: the request or bio
+ *
+ * Freed records leave holes in probe sequences, so the whole window is
+ * searched.
+ *
+ * Return: its record, or NULL if meas did not see it enter.
+ */
+struct meas_track_rec *meas_track_find(struct meas_track *t,
+				       unsigned long key)
+{
+	u32 mask = t->slots - 1, i = meas_hash_home(key, t->slots), n;
+
+	for (n = 0; n < TRACK_PROBES; n++, i = (i + 1) & mask)
+		if (READ_ONCE(t->recs[i].key) == key)
+			return &t->recs[i];
+	return NULL;
+}
+
+/**
+ * meas_track_claim() - take a free record for a request
+ * @t: the table
+ * @key: the request or bio, not in the table
+ *
+ * Return: the record, to be filled by the caller, or NULL when the
+ * window of the key is full (the caller counts it).
+ */
+struct meas_track_rec *meas_track_claim(struct meas_track *t,
+					unsigned long key)
+{
+	u32 mask = t->slots - 1, i = meas_hash_home(key, t->slots), n;
+
+	for (n = 0; n < TRACK_PROBES; n++, i = (i + 1) & mask)
+		if (!READ_ONCE(t->recs[i].key) &&
+		    !cmpxchg(&t->recs[i].key, 0, key))
+			return &t->recs[i];
+	return NULL;
+}
+
+/* The request left: its record may be claimed again. */
+void meas_track_release(struct meas_track_rec *rec)
+{
+	/* The reads of the record before it is free for a claimer. */
+	smp_store_release(&rec->key, 0);
+}

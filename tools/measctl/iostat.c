@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measctl iostat: per-disk rates, as iostat -x prints them, and the
+ * queue-length histogram, from class 0 subclasses 1 (the MPE disk
+ * profile) and 4 (bytes and times).  iostat holds class 0 on its own
+ * open file while it runs, reads both subclasses every interval and
+ * prints the differences: one table per interval under a timestamp
+ * line, or one JSON object per line.  Entry 0, the disks beyond
+ * max_disks, is the row "(others)".  SIGINT, SIGTERM and SIGHUP end it
+ * cleanly, as they end watch.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "measctl.h"
+
+#define IOSTAT_INTERVAL_MIN	0.001
+#define IOSTAT_INTERVAL_MAX	86400.0
+
+struct iostat_args {
+	double interval;
+	uint64_t count;		/* 0: until a signal */
+	bool idle;		/* show disks without activity (not -z) */
+};
+
+/* One disk's items of subclasses 1 and 4. */
+struct disk_snap {
+	uint64_t disc[MEAS_C0_DISC_ITEMS];
+	uint64_t xfer[MEAS_C0_XFER_ITEMS];
+};
+
+struct io_snap {
+	struct disk_snap *d;	/* entry 0 first */
+	size_t n;
+	uint64_t t_ns;
+};
+
+static void io_snap_free(struct io_snap *s)
+{
+	free(s->d);
+	s->d = NULL;
+	s->n = 0;
+}
+
+/* Returns 0 or a negative errno; *result is the GETSTATISTICS code. */
+static int io_snapshot(int fd, struct io_snap *s, int *result)
+{
+	struct meas_header h1, h4;
+	uint64_t *disc, *xfer;
+	size_t n1, n4, e;
+	int err;
+
+	err = meas_get_subclass(fd, 0, MEAS_C0_SUB_DISC, &h1, &disc, &n1,
+				result);
+	if (err)
+		return err;
+	err = meas_get_subclass(fd, 0, MEAS_C0_SUB_XFER, &h4, &xfer, &n4,
+				result);
+	if (err) {
+		free(disc);
+		return err;
+	}
+	s->t_ns = mono_ns();
+	/* a disk that appeared between the two reads waits for the next */
+	s->n = h1.entries < h4.entries ? h1.entries : h4.entries;
+	s->d = calloc(s->n, sizeof(*s->d));
+	if (!s->d)
+		err = -ENOMEM;
+	for (e = 0; s->d && e < s->n; e++) {
+		memcpy(s->d[e].disc, disc + e * MEAS_C0_DISC_ITEMS,
+		       sizeof(s->d[e].disc));
+		memcpy(s->d[e].xfer, xfer + e * MEAS_C0_XFER_ITEMS,
+		       sizeof(s->d[e].xfer));
+	}
+	free(disc);
+	free(xfer);
+	return err;
+}
+
+/* What one disk did in an interval. */
+struct io_rate {
+	char name[64];
+	uint64_t dev;
+	uint64_t reads, writes, rbytes, wbytes, control, busy;
+	uint64_t qlen[MEAS_C0_DISC_QLEN_BUCKETS];
+	double secs, r_s, w_s, rkb_s, wkb_s, r_await, w_await, aqu, ctl_s,
+	       busy_s;
+	uint64_t inflight;
+};
+
+static double per(uint64_t n, double d)
+{
+	return d > 0 ? (double)n / d : 0;
+}
+
+static void io_rate(const struct disk_snap *a, const struct disk_snap *b,
+		    size_t e, double secs, struct io_rate *r)
+{
+	static const struct disk_snap zero;
+	const uint64_t *xa, *xb, *da, *db;
+	unsigned int i;
+
+	if (!a)
+		a = &zero;
+	xa = a->xfer;
+	xb = b->xfer;
+	da = a->disc;
+	db = b->disc;
+	memset(r, 0, sizeof(*r));
+	r->dev = db[MEAS_C0_DISC_DEV];
+	if (e)
+		meas_dev_name(r->dev, r->name, sizeof(r->name));
+	else
+		snprintf(r->name, sizeof(r->name), "(others)");
+#define D(x, i) ((x##b)[i] - (x##a)[i])
+	r->reads = D(x, MEAS_C0_XFER_READS);
+	r->writes = D(x, MEAS_C0_XFER_WRITES);
+	r->rbytes = D(x, MEAS_C0_XFER_READ_BYTES);
+	r->wbytes = D(x, MEAS_C0_XFER_WRITE_BYTES);
+	r->control = D(d, MEAS_C0_DISC_CONTROL);
+	r->busy = D(d, MEAS_C0_DISC_BUSY);
+	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
+		r->qlen[i] = D(d, MEAS_C0_DISC_QLEN0 + i);
+	r->secs = secs;
+	r->r_s = per(r->reads, secs);
+	r->w_s = per(r->writes, secs);
+	r->rkb_s = per(r->rbytes, secs) / 1024;
+	r->wkb_s = per(r->wbytes, secs) / 1024;
+	r->r_await = per(D(x, MEAS_C0_XFER_READ_NS),
+			 D(x, MEAS_C0_XFER_READS_TIMED)) / 1e6;
+	r->w_await = per(D(x, MEAS_C0_XFER_WRITE_NS),
+			 D(x, MEAS_C0_XFER_WRITES_TIMED)) / 1e6;
+	r->aqu = per(D(x, MEAS_C0_XFER_QUEUE_NS), secs) / 1e9;
+	r->ctl_s = per(r->control, secs);
+	r->busy_s = per(r->busy, secs);
+#undef D
+	r->inflight = xb[MEAS_C0_XFER_INFLIGHT];
+}
+
+static bool io_active(const struct io_rate *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
+		if (r->qlen[i])
+			return true;
+	return r->reads || r->writes || r->control || r->busy || r->inflight;
+}
+
+static void io_print_text(const struct io_rate *r)
+{
+	printf("%-12s %9.1f %9.1f %10.1f %10.1f %8.3f %8.3f %7.2f %8.1f %8.1f",
+	       r->name, r->r_s, r->w_s, r->rkb_s, r->wkb_s, r->r_await,
+	       r->w_await, r->aqu, r->ctl_s, r->busy_s);
+	printf("  %llu/%llu/%llu/%llu/%llu/%llu/%llu\n",
+	       (unsigned long long)r->qlen[0], (unsigned long long)r->qlen[1],
+	       (unsigned long long)r->qlen[2], (unsigned long long)r->qlen[3],
+	       (unsigned long long)r->qlen[4], (unsigned long long)r->qlen[5],
+	       (unsigned long long)r->qlen[6]);
+}
+
+static void io_print_json(struct json *j, const struct io_rate *r, size_t e)
+{
+	char dev[32];
+	unsigned int i;
+
+	snprintf(dev, sizeof(dev), "%u:%u", MEAS_DEV_MAJOR(r->dev),
+		 MEAS_DEV_MINOR(r->dev));
+	json_obj_begin(j, NULL);
+	json_str(j, "device", r->name);
+	if (e)
+		json_str(j, "dev", dev);
+	json_u64(j, "entry", e);
+	json_double(j, "r_s", r->r_s);
+	json_double(j, "w_s", r->w_s);
+	json_double(j, "rkB_s", r->rkb_s);
+	json_double(j, "wkB_s", r->wkb_s);
+	json_double(j, "r_await_ms", r->r_await);
+	json_double(j, "w_await_ms", r->w_await);
+	json_double(j, "aqu_sz", r->aqu);
+	json_double(j, "ctl_s", r->ctl_s);
+	json_double(j, "busy_s", r->busy_s);
+	json_u64(j, "reads", r->reads);
+	json_u64(j, "writes", r->writes);
+	json_u64(j, "read_bytes", r->rbytes);
+	json_u64(j, "write_bytes", r->wbytes);
+	json_u64(j, "control", r->control);
+	json_u64(j, "busy", r->busy);
+	json_u64(j, "in_flight", r->inflight);
+	json_arr_begin(j, "qlen");
+	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
+		json_u64(j, NULL, r->qlen[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
+		     uint64_t n, const struct io_snap *a,
+		     const struct io_snap *b)
+{
+	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	struct io_rate r;
+	struct json j;
+	char ts[64];
+	size_t e;
+
+	meas_timestamp(ts, sizeof(ts));
+	if (ctx->json) {
+		json_doc_begin(&j, stdout, "iostat");
+		json_u64(&j, "interval", n);
+		json_str(&j, "time", ts);
+		json_double(&j, "elapsed_s", secs);
+		json_arr_begin(&j, "disks");
+	} else {
+		printf("--- %s  interval %llu  %.3f s ---\n", ts,
+		       (unsigned long long)n, secs);
+		printf("%-12s %9s %9s %10s %10s %8s %8s %7s %8s %8s  %s\n",
+		       "device", "r/s", "w/s", "rkB/s", "wkB/s", "r_await",
+		       "w_await", "aqu-sz", "ctl/s", "busy/s",
+		       "qlen 0/1/2/3/4/5/6+");
+	}
+	for (e = 0; e < b->n; e++) {
+		io_rate(e < a->n ? &a->d[e] : NULL, &b->d[e], e, secs, &r);
+		if (!io_active(&r) && (!e || !w->idle))
+			continue;
+		if (ctx->json)
+			io_print_json(&j, &r, e);
+		else
+			io_print_text(&r);
+	}
+	if (ctx->json) {
+		json_arr_end(&j);
+		json_doc_end(&j);
+	}
+	fflush(stdout);
+}
+
+static int io_loop(struct cmd_ctx *ctx, int fd, const struct iostat_args *w,
+		   const sigset_t *set)
+{
+	uint64_t step = (uint64_t)(w->interval * 1e9), deadline, n;
+	struct io_snap a = { 0 }, b = { 0 };
+	int err, result, rc = EXIT_OK;
+
+	err = io_snapshot(fd, &a, &result);
+	if (err)
+		return fail_call(ctx, "get", result, -err,
+				 "GETSTATISTICS of class 0 subclasses 1 and 4");
+	deadline = a.t_ns;
+	for (n = 1; !w->count || n <= w->count; n++) {
+		deadline += step;
+		if (!meas_wait_until(set, deadline))
+			break;
+		err = io_snapshot(fd, &b, &result);
+		if (err) {
+			rc = fail_call(ctx, "get", result, -err,
+				       "GETSTATISTICS of class 0 subclasses 1 and 4");
+			break;
+		}
+		io_print(ctx, w, n, &a, &b);
+		io_snap_free(&a);
+		a = b;
+		b.d = NULL;
+		if (a.t_ns > deadline + step)
+			deadline = a.t_ns;
+	}
+	io_snap_free(&a);
+	return rc;
+}
+
+static int iostat_do(struct cmd_ctx *ctx, const struct iostat_args *w)
+{
+	int fd, err, result, rc;
+	sigset_t set;
+
+	meas_block_stop_signals(&set);
+	fd = open_dev(ctx);
+	if (fd < 0)
+		return EXIT_FAIL;
+	err = meas_start(fd, 1U << MEAS_CLASS_GLOBAL, &result);
+	if (err) {
+		rc = fail_call(ctx, "start", result, -err,
+			       "STARTSTATISTICS of class 0");
+	} else {
+		rc = io_loop(ctx, fd, w, &set);
+		meas_stop(fd, 1U << MEAS_CLASS_GLOBAL, NULL);
+	}
+	close(fd);
+	return rc;
+}
+
+static int iostat_opt(struct cmd_ctx *ctx, int id, const char *arg,
+		      void *data)
+{
+	struct iostat_args *w = data;
+
+	switch (id) {
+	case 'i':
+		if (parse_seconds(arg, IOSTAT_INTERVAL_MIN, IOSTAT_INTERVAL_MAX,
+				  &w->interval))
+			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
+					   arg, IOSTAT_INTERVAL_MIN,
+					   IOSTAT_INTERVAL_MAX);
+		return EXIT_OK;
+	case 'n':
+		if (parse_u64(arg, UINT32_MAX, &w->count) || !w->count)
+			return usage_error(ctx, "bad count '%s' (1 or more)",
+					   arg);
+		return EXIT_OK;
+	default:
+		w->idle = false;
+		return EXIT_OK;
+	}
+}
+
+int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{ "interval", 'i', OPT_ARG, 'i' },
+		{ "count", 'n', OPT_ARG, 'n' },
+		{ "active", 'z', OPT_NONE, 'z' },
+		{ NULL, 0, OPT_NONE, 0 },
+	};
+	struct iostat_args w = { .interval = 1.0, .idle = true };
+	struct opt_state st;
+	int rc;
+
+	rc = opt_parse(ctx, &st, argc, argv, opts, false, iostat_opt, &w);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos)
+		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+	return iostat_do(ctx, &w);
+}
+
+/* ---- shared with iotrace ---------------------------------------------------- */
+
+/* Block the signals that end iostat and iotrace, to wait for them. */
+void meas_block_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
+bool meas_wait_until(const sigset_t *set, uint64_t deadline)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	for (;;) {
+		now = mono_ns();
+		if (now >= deadline)
+			return true;
+		ts.tv_sec = (deadline - now) / 1000000000ULL;
+		ts.tv_nsec = (deadline - now) % 1000000000ULL;
+		if (sigtimedwait(set, NULL, &ts) > 0)
+			return false;
+		if (errno != EAGAIN && errno != EINTR)
+			return false;
+	}
+}
+
+/* Local time with milliseconds and the zone, as watch prints it. */
+void meas_timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	char date[32], zone[8];
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	snprintf(buf, len, "%s.%03ld%s", date, ts.tv_nsec / 1000000L, zone);
+}
