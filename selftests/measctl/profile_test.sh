@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# profile_test.sh - end-to-end test of 'measctl profile' (the shared
+# clock's program-counter sampler) against a loaded meas.ko, as root from
+# the top of the repository, in the 2-CPU test VM:
+#
+#   selftests/vm/run-vm.sh -- sh -c \
+#	'insmod module/meas.ko && selftests/measctl/profile_test.sh build/selftests'
+#
+# BUILD_DIR holds clock_spin (a program spending its time in one named
+# function) and clock_hold.  Prints TAP; exits 1 if a test fails.  The
+# outputs are kept and the JSON, folded and ELF checks made by one
+# python3 run at the end (python3 starts slowly under TCG).
+out=${1:?usage: profile_test.sh BUILD_DIR}
+M=${MEASCTL:-tools/measctl/measctl}
+T=$(mktemp -d /tmp/profile-test.XXXXXX) || exit 1
+SPIN=$out/clock_spin
+status=0
+n=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - profile: $2"
+	else
+		echo "not ok $n - profile: $2"
+		status=1
+	fi
+}
+
+echo "TAP version 13"
+echo "1..21"
+
+# The command's exit status is profile's.
+$M profile -- sh -c 'exit 3' >/dev/null 2>&1
+ok $(($? != 3)) "exits with the command's status"
+
+$M profile -- "$SPIN" 1500 >"$T/text" 2>"$T/text.err"
+ok $? "text report of a command"
+top=$(awk '/^Top programs/ { getline; getline; print $4; exit }' "$T/text")
+[ "$top" = clock_spin ]
+ok $? "top program is the command ($top)"
+topf=$(awk '/^Top functions/ { getline; getline; $1 = ""; $2 = ""; print; exit }' "$T/text")
+case "$topf" in
+*"meas_spin_target (clock_spin)") r=0 ;;
+*) r=1 ;;
+esac
+ok $r "top function from the ELF symbol table ($topf)"
+
+$M --json profile -- "$SPIN" 1500 >"$T/spin.json"
+ok $? "--json report"
+$M profile --folded -- "$SPIN" 1500 >"$T/spin.folded"
+ok $? "--folded report"
+$M profile -f -- dd if=/dev/zero of=/dev/null bs=1M count=2000 \
+	>"$T/dd.folded" 2>/dev/null
+ok $? "--folded report of a command in the kernel"
+
+# An object without a symbol table: object+offset.
+cp "$SPIN" "$T/spin_stripped" && strip "$T/spin_stripped"
+$M --json profile -- "$T/spin_stripped" 1500 >"$T/stripped.json"
+ok $? "report of a stripped program"
+nm -S "$SPIN" >"$T/spin.nm"
+readelf -lW "$SPIN" >"$T/spin.phdr"
+
+# The whole system for 1 s while the spinner runs.
+"$SPIN" 3000 &
+spin=$!
+$M --json profile -d 1 >"$T/sys.json"
+ok $? "whole-system report"
+kill "$spin" 2>/dev/null
+wait "$spin" 2>/dev/null
+
+$M profile -n 1 -o "$T/one" -- "$SPIN" 500
+rows=$(awk '/^Top functions/ { getline; while (getline > 0 && NF) n++ } END { print n + 0 }' "$T/one")
+[ "$rows" -eq 1 ]
+ok $? "-n 1 -o FILE: one row per table, in the file ($rows)"
+
+# Bad usage: exit 2.
+$M profile -i 4 -- true >/dev/null 2>&1
+ok $(($? != 2)) "interval 4 ms refused"
+$M profile -d 1 -- true >/dev/null 2>&1
+ok $(($? != 2)) "-d with a command refused"
+$M profile --all -d 1 >/dev/null 2>&1
+ok $(($? != 2)) "--all without a command refused"
+
+# The clock in use: GETCLOCK code 2, reported.
+"$out/clock_hold" -i 100 >"$T/hold" &
+hold=$!
+i=0
+while ! grep -q ticking "$T/hold" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+$M --json profile -- true >"$T/busy.json" 2>"$T/busy.err"
+ok $(($? != 1)) "clock in use: exit 1"
+grep -q 'GETCLOCK.*result 2 (clock in use)' "$T/busy.err"
+ok $? "clock in use: message names GETCLOCK code 2"
+kill -9 "$hold"
+wait "$hold" 2>/dev/null
+
+python3 - "$T" <<'PY'
+import json, os, re, sys
+
+T = sys.argv[1]
+n = 15
+bad = 0
+
+def ok(cond, what):
+    global n, bad
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - profile: %s" % (n, what))
+    bad |= not cond
+
+def load(name):
+    try:
+        with open(os.path.join(T, name)) as f:
+            return json.load(f)
+    except Exception as e:
+        print("# %s: %s" % (name, e))
+        return {}
+
+s = load("spin.json")
+fn = s.get("functions", [{}])[0]
+ok(s.get("ok") is True and s.get("exit_status") == 0 and
+   s.get("programs", [{}])[0].get("program") == "clock_spin" and
+   fn.get("function") == "meas_spin_target (clock_spin)" and
+   fn.get("kernel") is False and fn.get("percent", 0) >= 70 and
+   s.get("interval_ms") == 10 and len(s.get("per_cpu", [])) >= 2,
+   "json: program, function, share %.1f%%" % fn.get("percent", 0))
+
+lines = open(os.path.join(T, "spin.folded")).read().split("\n")[:-1]
+good = all(re.fullmatch(r"[^; ]+;[^; ]+ [0-9]+", l) for l in lines)
+total = sum(int(l.rsplit(" ", 1)[1]) for l in lines) if good else 0
+top = int(lines[0].rsplit(" ", 1)[1]) if good and lines else 0
+ok(good and lines and lines[0].startswith("clock_spin;meas_spin_target ")
+   and top * 10 >= total * 7,
+   "folded: 'program;function count' lines, top %d of %d" % (top, total))
+
+d = open(os.path.join(T, "dd.folded")).read().split("\n")[0]
+m = re.fullmatch(r"dd;(\S+)_\[k\] ([0-9]+)", d)
+names = set()
+if m:
+    with open("/proc/kallsyms") as f:
+        names = {l.split()[2] for l in f}
+ok(bool(m) and m.group(1) in names,
+   "folded: kernel function from /proc/kallsyms (%s)" % d)
+
+# stripped: object+offset inside meas_spin_target's file range
+st = load("stripped.json")
+f0 = st.get("functions", [{}])[0].get("function", "")
+m = re.fullmatch(r"spin_stripped\+0x([0-9a-f]+)", f0)
+inside = False
+if m:
+    off = int(m.group(1), 16)
+    sym = [l.split() for l in open(os.path.join(T, "spin.nm"))
+           if l.split()[-1:] == ["meas_spin_target"]][0]
+    value, size = int(sym[0], 16), int(sym[1], 16)
+    for l in open(os.path.join(T, "spin.phdr")):
+        w = l.split()
+        if w[:1] == ["LOAD"]:
+            poff, vaddr, fsz = int(w[1], 16), int(w[2], 16), int(w[4], 16)
+            if poff <= off < poff + fsz:
+                va = vaddr + off - poff
+                inside = value <= va < value + size
+ok(inside, "stripped: object+offset %s lies in meas_spin_target" % f0)
+
+y = load("sys.json")
+progs = {p["program"]: p for p in y.get("programs", [])}
+pc = y.get("per_cpu", [])
+ok(y.get("all") is True and "clock_spin" in progs and len(pc) >= 2 and
+   all(80 <= c <= 120 for c in pc[:2]),
+   "whole system: every process, %s samples per CPU in 1 s" % pc[:2])
+
+b = load("busy.json")
+ok(b.get("ok") is False and b.get("result") == 2 and
+   b.get("errno_name") == "EBUSY",
+   "clock in use: JSON error document (result %s)" % b.get("result"))
+sys.exit(bad)
+PY
+[ $? -eq 0 ] || status=1
+rm -rf "$T"
+exit $status
