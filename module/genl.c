@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "meas": the record of one process, a dump
+ * of every process the sender may see, and the multicast group "exits"
+ * that carries each process's final record with its sequence number.
+ *
+ * Requests are answered in the sender's context, so the access rules of
+ * procread.c apply to the sender.  The exits group goes to every member
+ * alike, so only CAP_SYS_ADMIN may join it (the kernel checks when a
+ * socket binds); other callers poll the dump, which filters.  The family
+ * is registered at module load; genl_unregister_family() at unload takes
+ * the listeners off the group.
+ */
+#include <net/genetlink.h>
+#include <linux/slab.h>
+#include "proc.h"
+
+static struct genl_family meas_genl_family;
+
+/* Bumped at every enable of class 15: a dump that spans two is marked. */
+static unsigned int genl_epoch;
+static struct proc_tab *genl_epoch_tab;
+
+static const struct nla_policy meas_genl_policy[MEAS_A_MAX + 1] = {
+	[MEAS_A_PID]	= { .type = NLA_U32 },
+	[MEAS_A_SLOT]	= { .type = NLA_U32 },
+	[MEAS_A_RECORD]	= { .type = NLA_REJECT },
+	[MEAS_A_SEQ]	= { .type = NLA_REJECT },
+};
+
+/* The table, under meas_sir, with its epoch. */
+static struct proc_tab *genl_table(void)
+{
+	struct proc_tab *tab = meas_proc_table;
+
+	if (tab && tab != genl_epoch_tab) {
+		genl_epoch_tab = tab;
+		genl_epoch++;
+	}
+	return tab;
+}
+
+/* The record a GET asks for; the caller holds meas_sir. */
+static int genl_get_record(struct proc_tab *tab, struct genl_info *info,
+			   struct meas_proc_rec *rec)
+{
+	struct proc_viewer v;
+	u32 slot = 0, gen = 0;
+	s32 pid = 0;
+
+	meas_procread_viewer(&v, false);
+	if (info->attrs[MEAS_A_SLOT]) {
+		slot = nla_get_u32(info->attrs[MEAS_A_SLOT]);
+	} else if (info->attrs[MEAS_A_PID]) {
+		pid = nla_get_u32(info->attrs[MEAS_A_PID]);
+		if (pid < 0)
+			return -ESRCH;
+		slot = pid ? meas_procread_find(tab, &v, pid) : 0;
+		if (pid && !slot)
+			return -ESRCH;
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->size = sizeof(*rec);
+	rec->slot = slot;
+	if (!slot) {
+		meas_procread_header(tab, rec->item, false);
+		return 0;
+	}
+	if (!meas_procread_entry(tab, &v, slot, rec->item, &gen))
+		return -ESRCH;
+	rec->index = (u64)gen << 32 | slot;
+	return 0;
+}
+
+static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct meas_proc_rec *rec;
+	struct proc_tab *tab;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	if (mutex_lock_killable(&meas_sir)) {
+		kfree(rec);
+		return -EINTR;
+	}
+	tab = genl_table();
+	if (tab)
+		err = genl_get_record(tab, info, rec);
+	else
+		err = -ENODATA;
+	mutex_unlock(&meas_sir);
+	if (err) {
+		if (err == -ENODATA)
+			GENL_SET_ERR_MSG(info, "class 15 is not enabled");
+		else
+			GENL_SET_ERR_MSG(info, "no such process for the caller");
+		goto free_rec;
+	}
+	err = -ENOMEM;
+	msg = genlmsg_new(nla_total_size(sizeof(*rec)), GFP_KERNEL);
+	if (!msg)
+		goto free_rec;
+	hdr = genlmsg_put_reply(msg, info, &meas_genl_family, 0, MEAS_CMD_GET);
+	if (!hdr || nla_put(msg, MEAS_A_RECORD, sizeof(*rec), rec)) {
+		nlmsg_free(msg);
+		err = -EMSGSIZE;
+		goto free_rec;
+	}
+	genlmsg_end(msg, hdr);
+	kfree(rec);
+	return genlmsg_reply(msg, info);
+
+free_rec:
+	kfree(rec);
+	return err;
+}
+
+/* Put one record into a dump message; false when the message is full. */
+static bool genl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct meas_proc_rec *rec)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			  cb->nlh->nlmsg_seq, &meas_genl_family, NLM_F_MULTI,
+			  MEAS_CMD_GET);
+	if (!hdr)
+		return false;
+	genl_dump_check_consistent(cb, hdr);
+	if (nla_put(skb, MEAS_A_RECORD, sizeof(*rec), rec)) {
+		genlmsg_cancel(skb, hdr);
+		return false;
+	}
+	genlmsg_end(skb, hdr);
+	return true;
+}
+
+/*
+ * cb->args[0]: the next slot to send.  A record that no longer fits the
+ * message is composed again in the next part of the dump.
+ */
+static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct meas_proc_rec *rec;
+	struct proc_viewer v;
+	struct proc_tab *tab;
+	u32 slot, hwm, gen;
+	int err = 0;
+
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	if (mutex_lock_killable(&meas_sir)) {
+		kfree(rec);
+		return -EINTR;
+	}
+	tab = genl_table();
+	if (!tab) {
+		err = cb->args[0] ? 0 : -ENODATA;
+		goto unlock;
+	}
+	cb->seq = genl_epoch;
+	meas_procread_viewer(&v, false);
+	hwm = meas_procread_hwm(tab);
+	for (slot = max_t(u32, cb->args[0], 1); slot <= hwm; slot++) {
+		if (!meas_procread_entry(tab, &v, slot, rec->item, &gen))
+			continue;
+		rec->size = sizeof(*rec);
+		rec->slot = slot;
+		rec->index = (u64)gen << 32 | slot;
+		if (!genl_dump_one(skb, cb, rec))
+			break;
+	}
+	cb->args[0] = slot;
+	err = skb->len;
+unlock:
+	mutex_unlock(&meas_sir);
+	kfree(rec);
+	return err;
+}
+
+/**
+ * meas_genl_send_exit() - multicast a final record
+ * @rec: the record
+ * @seq: its sequence number
+ *
+ * Return: 0, -ESRCH when nobody listens, -ENOMEM, or the error of the
+ * multicast (some listener's buffer was full: that listener sees a gap).
+ */
+int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 seq)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!meas_genl_family.n_mcgrps ||
+	    !genl_has_listeners(&meas_genl_family, &init_net, 0))
+		return -ESRCH;
+	msg = genlmsg_new(nla_total_size(sizeof(*rec)) +
+			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, 0, 0, &meas_genl_family, 0, MEAS_CMD_EXIT);
+	if (!hdr || nla_put_u64_64bit(msg, MEAS_A_SEQ, seq, MEAS_A_PAD) ||
+	    nla_put(msg, MEAS_A_RECORD, sizeof(*rec), rec)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_multicast(&meas_genl_family, msg, 0, 0, GFP_KERNEL);
+}
+
+static const struct genl_small_ops meas_genl_ops[] = {
+	{
+		.cmd	= MEAS_CMD_GET,
+		.doit	= genl_get_doit,
+		.dumpit	= genl_get_dumpit,
+	},
+};
+
+#ifdef MEAS_HAVE_GENL_MCAST_CAP
+static const struct genl_multicast_group meas_genl_mcgrps[] = {
+	{ .name = MEAS_GENL_MCGRP_EXITS, .flags = GENL_MCAST_CAP_SYS_ADMIN },
+};
+#endif
+
+static struct genl_family meas_genl_family __ro_after_init = {
+	.name		= MEAS_GENL_NAME,
+	.version	= MEAS_GENL_VERSION,
+	.maxattr	= MEAS_A_MAX,
+	.policy		= meas_genl_policy,
+	.module		= THIS_MODULE,
+	.small_ops	= meas_genl_ops,
+	.n_small_ops	= ARRAY_SIZE(meas_genl_ops),
+#ifdef MEAS_HAVE_GENL_MCAST_CAP
+	/* Without the bind check the exits group would leak: none then. */
+	.mcgrps		= meas_genl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(meas_genl_mcgrps),
+#endif
+};
+
+/**
+ * meas_genl_register() - register the family
+ *
+ * Return: 0 or the error of genl_register_family().
+ */
+int meas_genl_register(void)
+{
+	return genl_register_family(&meas_genl_family);
+}
+
+/**
+ * meas_genl_unregister() - unregister the family; listeners are dropped
+ */
+void meas_genl_unregister(void)
+{
+	genl_unregister_family(&meas_genl_family);
+}

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Class 15, the process statistics (MEASPROCXDS): the class, its probes
+ * and the scan that enters the processes alive when it is enabled.
+ *
+ * Each thread has a record (proctab.c) that only one CPU writes at a
+ * time: the CPU that switches it in or out, or wakes it, holding the
+ * scheduler's locks for that task, and the CPU it runs on for the block
+ * probe.  The switch probe finds the outgoing thread's record in a
+ * per-CPU cache set at its switch-in and looks the incoming one up in
+ * the thread hash: no lock, no shared-cacheline atomic, no allocation.
+ * A process's items are the sum of its threads' records and of the
+ * threads already gone, which a thread's final switch-out folds into the
+ * entry under the table lock (Documentation/class15.rst).
+ */
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/hrtimer.h>
+#include <linux/tracepoint.h>
+#include <linux/binfmts.h>
+#include <linux/blk_types.h>
+#include <linux/bio.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/major.h>
+#include <linux/kdev_t.h>
+#include <linux/compat.h>
+#include <linux/rcupdate.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+#include <linux/version.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include "proc.h"
+#include "compat.h"
+
+static unsigned int proc_slots = 32768;
+module_param(proc_slots, uint, 0644);
+MODULE_PARM_DESC(proc_slots,
+		 "Process entries of class 15, 1..4194304 (default 32768; 520 bytes each)");
+
+static unsigned int proc_threads = 32768;
+module_param(proc_threads, uint, 0644);
+MODULE_PARM_DESC(proc_threads,
+		 "Thread records of class 15, 1..4194304 (default 32768; 260 bytes each)");
+
+static unsigned int proc_exit_ring = 4096;
+module_param(proc_exit_ring, uint, 0644);
+MODULE_PARM_DESC(proc_exit_ring,
+		 "Exit records waiting to be sent, 2..1048576, rounded up to a power of two (default 4096)");
+
+#define PROC_MAX_SLOTS		(4U << 20)
+#define PROC_MAX_RING		BIT(20)
+
+/* The table of the enabled class; set and cleared under meas_sir. */
+struct proc_tab *meas_proc_table;
+
+/* hrtimer_wakeup(), the callback of every hrtimer sleeper */
+static enum hrtimer_restart (*proc_sleeper_fn)(struct hrtimer *);
+
+static u64 proc_delta(u64 now, u64 since)
+{
+	return now > since ? now - since : 0;
+}
+
+/* The pause counter a stop's time goes to. */
+static unsigned int proc_pause_of(unsigned int reason)
+{
+	switch (reason) {
+	case PC_STOP_DISC_BLK:
+	case PC_STOP_DISC_UNBLK:
+		return PC_P_DISC;
+	case PC_STOP_BLOCKED:
+		return PC_P_BLOCKED;
+	case PC_STOP_TERM:
+		return PC_P_TERM;
+	case PC_STOP_JOBCTL:
+		return PC_P_JOBCTL;
+	default:
+		return PC_P_IMPEDE;
+	}
+}
+
+static bool proc_tty_major(unsigned int major)
+{
+	return major == TTY_MAJOR || major == TTYAUX_MAJOR ||
+	       major == PTY_SLAVE_MAJOR ||
+	       (major >= UNIX98_PTY_SLAVE_MAJOR &&
+		major < UNIX98_PTY_SLAVE_MAJOR + UNIX98_PTY_MAJOR_COUNT);
+}
+
+/*
+ * A terminal read, where it can be told: the thread sleeps in read(2),
+ * readv(2), pread64(2) or preadv(2) of a terminal.  It is current: the
+ * switch probe runs before the switch.
+ */
+static bool proc_terminal_read(struct task_struct *prev)
+{
+	struct pt_regs *regs = task_pt_regs(prev);
+	unsigned long args[6];
+	bool tty = false;
+	struct file *f;
+	long nr;
+
+	if ((prev->flags & PF_KTHREAD) || in_compat_syscall())
+		return false;
+	nr = syscall_get_nr(prev, regs);
+	if (nr != __NR_read && nr != __NR_readv && nr != __NR_pread64 &&
+	    nr != __NR_preadv && nr != __NR_preadv2)
+		return false;
+	syscall_get_arguments(prev, regs, args);
+	if (!prev->files || args[0] > INT_MAX)
+		return false;
+	rcu_read_lock();
+	f = lookup_fd_rcu(args[0]);
+	if (f)
+		tty = S_ISCHR(file_inode(f)->i_mode) &&
+		      proc_tty_major(imajor(file_inode(f)));
+	rcu_read_unlock();
+	return tty;
+}
+
+/* Why a thread left the CPU: a PC_STOP_* counter. */
+static unsigned int proc_stop_reason(bool preempt, struct task_struct *prev,
+				     unsigned int state)
+{
+	if (state & TASK_DEAD)
+		return PC_STOP_EXIT;
+	/* Preempted, or a signal kept it awake: it stays runnable. */
+	if (preempt || meas_task_state(prev) == TASK_RUNNING)
+		return PC_STOP_PREEMPT;
+	if (state & (__TASK_STOPPED | __TASK_TRACED))
+		return PC_STOP_JOBCTL;
+	if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
+		return prev->in_iowait ? PC_STOP_DISC_BLK : PC_STOP_BLOCKED;
+	if (prev->in_iowait)
+		return PC_STOP_DISC_UNBLK;
+	return proc_terminal_read(prev) ? PC_STOP_TERM : PC_STOP_IMPEDE;
+}
+
+static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
+{
+	raw_write_seqcount_begin(&t->seq);
+	if (t->st == PT_ON_CPU)
+		t->cnt[PC_CPU] += proc_delta(now, t->since);
+	t->cnt[reason]++;
+	t->reason = reason;
+	t->last_out = now;
+	t->st = reason == PC_STOP_PREEMPT ? PT_RUNNABLE : PT_SLEEP;
+	t->since = now;
+	raw_write_seqcount_end(&t->seq);
+}
+
+static void proc_switch_in(struct proc_thr *t, u64 now)
+{
+	raw_write_seqcount_begin(&t->seq);
+	if (t->st == PT_RUNNABLE)
+		t->cnt[PC_P_ACTIVE] += proc_delta(now, t->since);
+	else if (t->st == PT_SLEEP)	/* entered asleep, woken unseen */
+		t->cnt[proc_pause_of(t->reason)] += proc_delta(now, t->since);
+	t->cnt[PC_LAUNCH]++;
+	t->st = PT_ON_CPU;
+	t->since = now;
+	t->last_in = now;
+	t->cpu = smp_processor_id();
+	WRITE_ONCE(t->timer, 0);
+	raw_write_seqcount_end(&t->seq);
+}
+
+static void proc_probe_switch(void *data, bool preempt,
+			      struct task_struct *prev,
+			      struct task_struct *next, unsigned int prev_state)
+{
+	struct proc_tab *tab = data;
+	struct proc_cpu *pc = this_cpu_ptr(tab->pcpu);
+	u64 now = local_clock();
+	struct proc_thr *t;
+
+	if (!is_idle_task(prev)) {
+		t = pc->task == prev ? pc->rec : meas_proctab_find(tab, prev);
+		if (t)
+			proc_switch_out(t, proc_stop_reason(preempt, prev,
+							    prev_state), now);
+		if (unlikely(prev_state & TASK_DEAD))
+			meas_proctab_release(tab, t, prev, now);
+	}
+	pc->task = NULL;
+	pc->rec = NULL;
+	if (is_idle_task(next))
+		return;
+	t = meas_proctab_find(tab, next);
+	if (!t)
+		return;
+	proc_switch_in(t, now);
+	pc->task = next;
+	pc->rec = t;
+}
+
+MEAS_SWITCH_PROBE(proc_probe_switch_tp, proc_probe_switch)
+
+/*
+ * A sleeping thread is woken: its pause ends.  A sleep its own timer
+ * ended is a timed-out stop rather than the stop it began as.
+ */
+static void proc_probe_wakeup(void *data, struct task_struct *p)
+{
+	struct proc_thr *t = meas_proctab_find(data, p);
+	u64 now;
+
+	if (!t || READ_ONCE(t->st) != PT_SLEEP)
+		return;
+	now = local_clock();
+	raw_write_seqcount_begin(&t->seq);
+	t->cnt[proc_pause_of(t->reason)] += proc_delta(now, t->since);
+	if (READ_ONCE(t->timer)) {
+		t->cnt[t->reason]--;
+		t->cnt[PC_STOP_TIMEOUT]++;
+		t->reason = PC_STOP_TIMEOUT;
+		WRITE_ONCE(t->timer, 0);
+	}
+	t->st = PT_RUNNABLE;
+	t->since = now;
+	raw_write_seqcount_end(&t->seq);
+}
+
+static void proc_probe_wakeup_new(void *data, struct task_struct *p)
+{
+	struct proc_thr *t = meas_proctab_find(data, p);
+
+	if (!t || READ_ONCE(t->st) != PT_NEW)
+		return;
+	raw_write_seqcount_begin(&t->seq);
+	t->st = PT_RUNNABLE;
+	t->since = local_clock();
+	raw_write_seqcount_end(&t->seq);
+}
+
+static void proc_probe_fork(void *data, struct task_struct *parent,
+			    struct task_struct *child)
+{
+	struct proc_names names, *n = NULL;
+	struct pid *old;
+
+	if (thread_group_leader(child)) {
+		meas_proc_names(child, &names);
+		n = &names;
+	}
+	old = meas_proctab_enter(data, child, n, ktime_get_real_ns());
+	put_pid(old);
+}
+
+static void proc_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	struct proc_names names;
+
+	meas_proc_names(p, &names);
+	meas_proctab_rename(data, p, &names, true);
+}
+
+/* The block layer queues a bio: it belongs to the thread submitting it. */
+static void proc_probe_bio(void *data, struct bio *bio)
+{
+	struct proc_tab *tab = data;
+	struct proc_cpu *pc = this_cpu_ptr(tab->pcpu);
+	u64 bytes = bio->bi_iter.bi_size;
+	struct proc_thr *t;
+
+	if (!in_task())
+		return;
+	t = pc->task == current ? pc->rec : meas_proctab_find(tab, current);
+	if (!t)
+		return;
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		t->cnt[PC_READS]++;
+		t->cnt[PC_RBYTES] += bytes;
+		t->cnt[PC_BYTES] += bytes;
+		break;
+	case REQ_OP_WRITE:
+		t->cnt[PC_WRITES]++;
+		t->cnt[PC_BYTES] += bytes;
+		break;
+	default:
+		break;
+	}
+}
+
+MEAS_BLK_BIO_QUEUE_PROBE(proc_probe_bio_tp, proc_probe_bio)
+
+/* A sleeper's timer fires while its thread still sleeps: a time-out. */
+static void proc_probe_hrtimer(void *data, struct hrtimer *timer,
+			       ktime_t *now)
+{
+	struct hrtimer_sleeper *sl;
+	struct task_struct *task;
+	struct proc_thr *t;
+
+	if (READ_ONCE(timer->function) != proc_sleeper_fn)
+		return;
+	sl = container_of(timer, struct hrtimer_sleeper, timer);
+	task = READ_ONCE(sl->task);
+	if (!task)
+		return;
+	t = meas_proctab_find(data, task);
+	if (t && READ_ONCE(t->st) == PT_SLEEP)
+		WRITE_ONCE(t->timer, 1);
+}
+
+static struct meas_tp proc_tps[] = {
+	{ "sched_switch",		proc_probe_switch_tp,	true },
+	{ "sched_wakeup",		proc_probe_wakeup,	true },
+	{ "sched_wakeup_new",		proc_probe_wakeup_new,	true },
+	{ "sched_process_fork",		proc_probe_fork,	true },
+	{ "sched_process_exec",		proc_probe_exec,	true },
+	{ "block_bio_queue",		proc_probe_bio_tp,	false },
+	{ "hrtimer_expire_entry",	proc_probe_hrtimer,	false },
+};
+
+/*
+ * FORMATPROCSEG: enter every thread alive now.  The probes are already
+ * registered and a grace period has passed, so a fork this walk misses
+ * has met the fork probe; a thread met by both is entered once.
+ */
+static void proc_scan(struct proc_tab *tab)
+{
+	u64 real = ktime_get_real_ns(), boot = ktime_get_boottime_ns();
+	struct task_struct *g, *t;
+	struct proc_names names;
+	struct pid *old;
+
+	rcu_read_lock();
+	for_each_process(g) {
+		meas_proc_names(g, &names);
+		names.flags |= MEAS_PF_PREEXISTING;
+		for_each_thread(g, t) {
+			old = meas_proctab_enter(tab, t, &names,
+						 real - proc_delta(boot, g->start_boottime));
+			put_pid(old);
+		}
+	}
+	rcu_read_unlock();
+}
+
+/* KERNEL_VERSION() of the running kernel, from its release string. */
+static u64 proc_kernel_version(void)
+{
+	unsigned int a = 0, b = 0, c = 0;
+
+	if (sscanf(init_utsname()->release, "%u.%u.%u", &a, &b, &c) < 2)
+		return 0;
+	return KERNEL_VERSION(a, b, min(c, 255U));
+}
+
+static void proc_shape(struct meas_class_spec *spec)
+{
+	unsigned int slots = clamp(READ_ONCE(proc_slots), 1U, PROC_MAX_SLOTS);
+
+	spec->nsub = 1;
+	spec->devslots = 0;
+	spec->sub[0].entries = (u64)slots + 1;
+	spec->sub[0].entsize = MEAS_PROC_ITEMS;
+	spec->sub[0].ent0size = MEAS_PROC_ITEMS;
+}
+
+static int proc_attach(struct meas_class *cls)
+{
+	u64 *ent0 = meas_xds_entry(cls, MEAS_CLASS_PROC, 0, 0);
+	unsigned int nthr;
+	struct proc_tab *tab;
+
+	if (WARN_ON_ONCE(!ent0))
+		return MEAS_START_NOVMEM;
+	if (meas_params_fail(MEAS_START_NODST))
+		return MEAS_START_NODST;
+	nthr = clamp(READ_ONCE(proc_threads), 1U, PROC_MAX_SLOTS);
+	tab = meas_proctab_alloc(ent0[0] - 1, nthr,
+				 clamp_t(unsigned int, READ_ONCE(proc_exit_ring),
+					 2, PROC_MAX_RING), ent0);
+	if (!tab)
+		return MEAS_START_NODST;
+	tab->mem += cls->words * sizeof(u64);
+	tab->started = ktime_get_real_ns();
+	tab->started_clock = local_clock();
+	tab->kversion = proc_kernel_version();
+	meas_procexit_init(tab);
+	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab)) {
+		/* The probes that were registered may have run meanwhile. */
+		tracepoint_synchronize_unregister();
+		meas_procexit_stop(tab);
+		meas_proctab_free(tab);
+		return MEAS_START_NOLOCK;
+	}
+	synchronize_rcu();
+	proc_scan(tab);
+	WRITE_ONCE(meas_proc_table, tab);
+	return MEAS_START_OK;
+}
+
+static void proc_detach(struct meas_class *cls)
+{
+	struct proc_tab *tab = meas_proc_table;
+
+	meas_tp_unregister(proc_tps, ARRAY_SIZE(proc_tps), tab);
+	tracepoint_synchronize_unregister();
+	/* The records of the last exits still go out. */
+	meas_procexit_stop(tab);
+	WRITE_ONCE(meas_proc_table, NULL);
+	meas_proctab_free(tab);
+}
+
+/* Reads go through snap, which adds the live threads; nothing to fold. */
+static void proc_fold(struct meas_class *cls)
+{
+}
+
+const struct meas_class_ops meas_class15_ops = {
+	.name	= "process",
+	.shape	= proc_shape,
+	.attach	= proc_attach,
+	.detach	= proc_detach,
+	.fold	= proc_fold,
+	.snap	= meas_procread_snap,
+};
+
+/**
+ * meas_proc_init() - bind the tracepoints, find the sleeper callback
+ *
+ * Return: 0, or -ENOENT if a required tracepoint is missing.
+ */
+int meas_proc_init(void)
+{
+	/* Not on the stack: it is never started, only read. */
+	static struct hrtimer_sleeper sl;
+	unsigned int i;
+
+	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	proc_sleeper_fn = sl.timer.function;
+	meas_tp_bind(proc_tps, ARRAY_SIZE(proc_tps));
+	for (i = 0; i < ARRAY_SIZE(proc_tps); i++)
+		if (proc_tps[i].required && !proc_tps[i].tp)
+			return -ENOENT;
+	return 0;
+}

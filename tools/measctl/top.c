@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measctl top: a live view of class 15.  Every interval it reads every
+ * entry (GETPROCSTATS allpins) and shows what each process did since the
+ * last: CPU and run-queue wait as % of one CPU, switches, stops by
+ * reason, the time paused by reason as % of the interval, disc bytes,
+ * and why it stopped last.  A process is followed by its entry and
+ * generation, so a reused PID starts from zero.  Holds class 15 enabled
+ * on its own open file while it runs (or uses it if someone else does);
+ * SIGINT, SIGTERM and SIGHUP end it cleanly, as for watch.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "measctl.h"
+
+#define TOP_INTERVAL_MIN	0.05
+#define TOP_INTERVAL_MAX	86400.0
+
+struct top_args {
+	double interval;
+	uint64_t count;		/* 0: until a signal */
+	uint64_t lines;		/* rows shown, 0: all */
+	enum proc_key key;
+	bool exited;		/* show processes that exited too */
+};
+
+/* Items that are counts or times: shown as what changed. */
+static bool top_is_delta(unsigned int i)
+{
+	return (i >= MEAS_P_STOP_DISC_BLOCKED && i <= MEAS_P_STOP_PREEMPTED) ||
+	       i == MEAS_P_LAUNCHES || i == MEAS_P_DISC_READS ||
+	       i == MEAS_P_DISC_WRITES || i == MEAS_P_CPU_TIME ||
+	       (i >= MEAS_P_PAUSE_DISC && i <= MEAS_P_DISC_BYTES &&
+		!(i & 1)) ||
+	       i == MEAS_P_STOP_JOBCTL || i == MEAS_P_STOP_EXIT ||
+	       i == MEAS_P_PAUSE_JOBCTL || i == MEAS_P_DISC_READ_BYTES;
+}
+
+/* The rows of an interval: what changed from @a to @b. */
+static size_t top_rows(const struct proc_snap *a, const struct proc_snap *b,
+		       const struct top_args *t, struct proc_row *rows)
+{
+	const uint64_t *e, *p;
+	size_t i, n = 0;
+	unsigned int k;
+
+	for (i = 1; i < b->nent; i++) {
+		e = proc_snap_ent(b, i);
+		p = proc_snap_find(a, i, e[MEAS_P_GENERATION]);
+		if (e[MEAS_P_STATE] == MEAS_PSTATE_EMPTY)
+			continue;
+		/* Exited before the interval: nothing happened. */
+		if (e[MEAS_P_STATE] == MEAS_PSTATE_EXITED &&
+		    (!t->exited || (p && p[MEAS_P_STATE] ==
+				    MEAS_PSTATE_EXITED)))
+			continue;
+		rows[n].e = e;
+		rows[n].slot = i;
+		for (k = 0; k < MEAS_PROC_ITEMS; k++)
+			rows[n].v[k] = top_is_delta(k) && p ? e[k] - p[k] : e[k];
+		n++;
+	}
+	return n;
+}
+
+static double pct(uint64_t ns, double secs)
+{
+	return secs > 0 ? (double)ns / 1e9 / secs * 100.0 : 0;
+}
+
+static void top_text(const struct proc_snap *b, const struct proc_row *rows,
+		     size_t n, uint64_t interval, double secs,
+		     const struct top_args *t)
+{
+	const uint64_t *h = proc_snap_ent(b, 0);
+	char user[16], rb[16], wb[16], comm[MEAS_PROC_COMM_LEN + 1];
+	const uint64_t *v;
+	size_t i;
+
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	printf("measctl top  interval %llu  %.3f s  live %llu  exited %llu  overflow %llu  threads %llu\n",
+	       (unsigned long long)interval, secs,
+	       (unsigned long long)h[MEAS_P0_LIVE],
+	       (unsigned long long)h[MEAS_P0_EXITED],
+	       (unsigned long long)h[MEAS_P0_OVERFLOW],
+	       (unsigned long long)h[MEAS_P0_THREADS_LIVE]);
+	printf("%7s %-8s %6s %6s %7s %7s %6s %6s %6s %6s %6s %-10s %8s %8s %s\n",
+	       "PID", "USER", "%CPU", "%WAIT", "SW/s", "STOP/s", "%DISC",
+	       "%IO", "%TERM", "%IMP", "TMO", "LAST-STOP", "READ/s",
+	       "WRITE/s", "COMMAND");
+	for (i = 0; i < n && (!t->lines || i < t->lines); i++) {
+		v = rows[i].v;
+		proc_comm(v, comm);
+		printf("%7llu %-8s %6.1f %6.1f %7.0f %7.0f %6.1f %6.1f %6.1f %6.1f %6llu %-10s %8s %8s %s%s\n",
+		       (unsigned long long)v[MEAS_P_PID],
+		       proc_user(v[MEAS_P_UID], user, sizeof(user)),
+		       pct(v[MEAS_P_CPU_TIME], secs),
+		       pct(v[MEAS_P_PAUSE_ACTIVE], secs),
+		       v[MEAS_P_LAUNCHES] / secs, proc_stops(v) / secs,
+		       pct(v[MEAS_P_PAUSE_DISC], secs),
+		       pct(v[MEAS_P_PAUSE_IO], secs),
+		       pct(v[MEAS_P_PAUSE_TERMINAL], secs),
+		       pct(v[MEAS_P_PAUSE_IMPEDED], secs),
+		       (unsigned long long)v[MEAS_P_STOP_TIMED_OUT],
+		       meas_proc_stop_name(v[MEAS_P_LAST_STOP]),
+		       proc_bytes(v[MEAS_P_DISC_READ_BYTES] / secs, rb,
+				  sizeof(rb)),
+		       proc_bytes((v[MEAS_P_DISC_BYTES] -
+				   v[MEAS_P_DISC_READ_BYTES]) / secs, wb,
+				  sizeof(wb)),
+		       comm,
+		       v[MEAS_P_STATE] == MEAS_PSTATE_EXITED ? " (exited)" : "");
+	}
+	fflush(stdout);
+}
+
+static void top_json(const struct proc_snap *b, const struct proc_row *rows,
+		     size_t n, uint64_t interval, double secs,
+		     const struct top_args *t)
+{
+	const uint64_t *h = proc_snap_ent(b, 0);
+	char comm[MEAS_PROC_COMM_LEN + 1];
+	const uint64_t *v;
+	struct json j;
+	size_t i;
+
+	json_doc_begin(&j, stdout, "top");
+	json_u64(&j, "interval", interval);
+	json_double(&j, "elapsed_s", secs);
+	json_u64(&j, "live", h[MEAS_P0_LIVE]);
+	json_u64(&j, "exited", h[MEAS_P0_EXITED]);
+	json_u64(&j, "overflow", h[MEAS_P0_OVERFLOW]);
+	json_arr_begin(&j, "processes");
+	for (i = 0; i < n && (!t->lines || i < t->lines); i++) {
+		v = rows[i].v;
+		json_obj_begin(&j, NULL);
+		json_u64(&j, "pid", v[MEAS_P_PID]);
+		json_u64(&j, "uid", v[MEAS_P_UID]);
+		proc_comm(v, comm);
+		json_str(&j, "command", comm);
+		json_str(&j, "state", proc_state_name(v[MEAS_P_STATE]));
+		json_double(&j, "cpu_pct", pct(v[MEAS_P_CPU_TIME], secs));
+		json_double(&j, "wait_pct", pct(v[MEAS_P_PAUSE_ACTIVE], secs));
+		json_u64(&j, "launches", v[MEAS_P_LAUNCHES]);
+		json_obj_begin(&j, "stops");
+		json_u64(&j, "disc", v[MEAS_P_STOP_DISC_BLOCKED] +
+			 v[MEAS_P_STOP_DISC_UNBLOCKED]);
+		json_u64(&j, "blocked_io", v[MEAS_P_STOP_BLOCKED_IO]);
+		json_u64(&j, "terminal", v[MEAS_P_STOP_TERMINAL]);
+		json_u64(&j, "impeded", v[MEAS_P_STOP_IMPEDED]);
+		json_u64(&j, "timed_out", v[MEAS_P_STOP_TIMED_OUT]);
+		json_u64(&j, "preempted", v[MEAS_P_STOP_PREEMPTED]);
+		json_u64(&j, "job_control", v[MEAS_P_STOP_JOBCTL]);
+		json_u64(&j, "exit", v[MEAS_P_STOP_EXIT]);
+		json_obj_end(&j);
+		json_obj_begin(&j, "paused_ns");
+		json_u64(&j, "disc", v[MEAS_P_PAUSE_DISC]);
+		json_u64(&j, "io", v[MEAS_P_PAUSE_IO]);
+		json_u64(&j, "terminal", v[MEAS_P_PAUSE_TERMINAL]);
+		json_u64(&j, "impeded", v[MEAS_P_PAUSE_IMPEDED]);
+		json_u64(&j, "active", v[MEAS_P_PAUSE_ACTIVE]);
+		json_u64(&j, "job_control", v[MEAS_P_PAUSE_JOBCTL]);
+		json_obj_end(&j);
+		json_str(&j, "last_stop",
+			 meas_proc_stop_name(v[MEAS_P_LAST_STOP]));
+		json_u64(&j, "read_bytes", v[MEAS_P_DISC_READ_BYTES]);
+		json_u64(&j, "write_bytes",
+			 v[MEAS_P_DISC_BYTES] - v[MEAS_P_DISC_READ_BYTES]);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_doc_end(&j);
+}
+
+/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
+static bool top_sleep(const sigset_t *set, uint64_t deadline)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	for (;;) {
+		now = mono_ns();
+		if (now >= deadline)
+			return true;
+		ts.tv_sec = (deadline - now) / 1000000000ULL;
+		ts.tv_nsec = (deadline - now) % 1000000000ULL;
+		if (sigtimedwait(set, NULL, &ts) > 0)
+			return false;
+		if (errno != EAGAIN && errno != EINTR)
+			return false;
+	}
+}
+
+static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
+		    const sigset_t *set)
+{
+	uint64_t step = (uint64_t)(t->interval * 1e9), deadline, n;
+	struct proc_snap a, b;
+	struct proc_row *rows = NULL;
+	size_t nrows;
+	double secs;
+	int rc;
+
+	rc = proc_snap_take(ctx, fd, &a);
+	if (rc)
+		return rc;
+	deadline = a.t_ns;
+	for (n = 1; !t->count || n <= t->count; n++) {
+		deadline += step;
+		if (!top_sleep(set, deadline))
+			break;
+		rc = proc_snap_take(ctx, fd, &b);
+		if (rc)
+			break;
+		free(rows);
+		rows = calloc(b.nent ? b.nent : 1, sizeof(*rows));
+		if (!rows) {
+			proc_snap_free(&b);
+			rc = fail(ctx, ENOMEM, "no memory for %zu rows", b.nent);
+			break;
+		}
+		nrows = top_rows(&a, &b, t, rows);
+		proc_rows_sort(rows, nrows, t->key);
+		secs = (double)(b.t_ns - a.t_ns) / 1e9;
+		if (ctx->json)
+			top_json(&b, rows, nrows, n, secs, t);
+		else
+			top_text(&b, rows, nrows, n, secs, t);
+		proc_snap_free(&a);
+		a = b;
+		if (a.t_ns > deadline + step)
+			deadline = a.t_ns;
+	}
+	free(rows);
+	proc_snap_free(&a);
+	return rc;
+}
+
+static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
+{
+	sigset_t set;
+	int fd, rc;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fd = open_dev(ctx);
+	if (fd < 0)
+		return EXIT_FAIL;
+	rc = proc_hold(ctx, fd, "the live view");
+	if (!rc)
+		rc = top_loop(ctx, fd, t, &set);
+	close(fd);
+	return rc;
+}
+
+static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
+{
+	struct top_args *t = data;
+
+	switch (id) {
+	case 'i':
+		if (parse_seconds(arg, TOP_INTERVAL_MIN, TOP_INTERVAL_MAX,
+				  &t->interval))
+			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
+					   arg, TOP_INTERVAL_MIN,
+					   TOP_INTERVAL_MAX);
+		return EXIT_OK;
+	case 'n':
+		if (parse_u64(arg, UINT32_MAX, &t->count) || !t->count)
+			return usage_error(ctx, "bad count '%s' (1 or more)",
+					   arg);
+		return EXIT_OK;
+	case 'N':
+		if (parse_u64(arg, UINT32_MAX, &t->lines))
+			return usage_error(ctx, "bad number of lines '%s'", arg);
+		return EXIT_OK;
+	case 'x':
+		t->exited = true;
+		return EXIT_OK;
+	default:
+		if (proc_key_parse(arg, &t->key))
+			return usage_error(ctx, "bad sort key '%s' (%s)", arg,
+					   proc_key_names());
+		return EXIT_OK;
+	}
+}
+
+int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{ "interval", 'i', OPT_ARG, 'i' },
+		{ "count", 'n', OPT_ARG, 'n' },
+		{ "lines", 'N', OPT_ARG, 'N' },
+		{ "sort", 's', OPT_ARG, 's' },
+		{ "exited", 'x', OPT_NONE, 'x' },
+		{ NULL, 0, OPT_NONE, 0 },
+	};
+	struct top_args t = {
+		.interval = 2.0, .lines = 20, .key = PROC_KEY_CPU,
+	};
+	struct opt_state st;
+	int rc;
+
+	rc = opt_parse(ctx, &st, argc, argv, opts, false, top_opt, &t);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos)
+		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+	return top_do(ctx, &t);
+}
