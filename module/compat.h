@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between kernel versions, in one place.  Kbuild detects the
- * features from the kernel's headers and defines MEAS_HAVE_*; sched.c
- * declares meas_probe_switch() before including this file.
+ * features from the kernel's headers and defines MEAS_HAVE_*.  Probes
+ * are written against one prototype; the MEAS_*_PROBE macros define the
+ * function each tracepoint of this kernel calls around them.
  */
 #ifndef _MEAS_COMPAT_H
 #define _MEAS_COMPAT_H
 
 #include <linux/sched.h>
 #include <linux/bits.h>
+#include <linux/mm.h>
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/bio.h>
 
 /* task_struct.state became __state in 5.14. */
 #ifdef MEAS_HAVE_TASK_STATE_UNDERSCORE
@@ -22,16 +27,24 @@
  * state the scheduler acted on from the task itself.
  */
 #ifdef MEAS_HAVE_SWITCH_PREV_STATE
-#define MEAS_PROBE_SWITCH	meas_probe_switch
+#define MEAS_SWITCH_PROBE(name, fn)					\
+	static void name(void *data, bool preempt,			\
+			 struct task_struct *prev,			\
+			 struct task_struct *next, unsigned int prev_state) \
+	{ fn(data, preempt, prev, next, prev_state); }
 #else
-static void meas_probe_switch_compat(void *data, bool preempt,
-				     struct task_struct *prev,
-				     struct task_struct *next)
-{
-	meas_probe_switch(data, preempt, prev, next, meas_task_state(prev));
-}
+#define MEAS_SWITCH_PROBE(name, fn)					\
+	static void name(void *data, bool preempt,			\
+			 struct task_struct *prev,			\
+			 struct task_struct *next)			\
+	{ fn(data, preempt, prev, next, meas_task_state(prev)); }
+#endif
 
-#define MEAS_PROBE_SWITCH	meas_probe_switch_compat
+/* vm_flags became read-only with setters in 6.3. */
+#ifdef MEAS_HAVE_VM_FLAGS_CLEAR
+#define meas_vm_flags_clear(vma, f)	vm_flags_clear(vma, f)
+#else
+#define meas_vm_flags_clear(vma, f)	((vma)->vm_flags &= ~(f))
 #endif
 
 /* lock:contention_begin and its flags appeared in 5.19. */
@@ -39,6 +52,84 @@ static void meas_probe_switch_compat(void *data, bool preempt,
 #include <trace/events/lock.h>
 #else
 #define LCB_F_SPIN	BIT(0)
+#endif
+
+/* ---- the block tracepoints ------------------------------------------- */
+/*
+ * The probes of blk.c take the request, the bio, and for a completion
+ * its status and bytes; these macros define each tracepoint's probe
+ * around them.  The request events lost their queue argument in 5.11,
+ * block_bio_queue too, and block_bio_complete its error in 5.8.
+ */
+#ifdef MEAS_HAVE_BLK_RQ_NOQ
+#define MEAS_BLK_RQ_PROBE(name, fn)					\
+	static void name(void *data, struct request *rq)		\
+	{ fn(data, rq); }
+#else
+#define MEAS_BLK_RQ_PROBE(name, fn)					\
+	static void name(void *data, struct request_queue *q,		\
+			 struct request *rq)				\
+	{ fn(data, rq); }
+#endif
+
+#define MEAS_BLK_COMPLETE_PROBE(name, fn)				\
+	static void name(void *data, struct request *rq,		\
+			 blk_status_t error, unsigned int nr_bytes)	\
+	{ fn(data, rq, error, nr_bytes); }
+
+#ifdef MEAS_HAVE_BLK_BIO_NOQ
+#define MEAS_BLK_BIO_QUEUE_PROBE(name, fn)				\
+	static void name(void *data, struct bio *bio)			\
+	{ fn(data, bio); }
+#else
+#define MEAS_BLK_BIO_QUEUE_PROBE(name, fn)				\
+	static void name(void *data, struct request_queue *q,		\
+			 struct bio *bio)				\
+	{ fn(data, bio); }
+#endif
+
+#ifdef MEAS_HAVE_BLK_BIO_COMPLETE_ERROR
+#define MEAS_BLK_BIO_COMPLETE_PROBE(name, fn)				\
+	static void name(void *data, struct request_queue *q,		\
+			 struct bio *bio, int error)			\
+	{ fn(data, bio); }
+#else
+#define MEAS_BLK_BIO_COMPLETE_PROBE(name, fn)				\
+	static void name(void *data, struct request_queue *q,		\
+			 struct bio *bio)				\
+	{ fn(data, bio); }
+#endif
+
+/* The disk of a request: request_queue.disk since 5.15, rq_disk before. */
+#ifdef MEAS_HAVE_QUEUE_DISK
+#define meas_rq_disk(rq)	((rq)->q->disk)
+#else
+#define meas_rq_disk(rq)	((rq)->rq_disk)
+#endif
+
+/* The disk of a bio: bi_bdev since 5.12, bi_disk before. */
+static inline struct gendisk *meas_bio_disk(struct bio *bio)
+{
+#ifdef MEAS_HAVE_BIO_BDEV
+	return bio->bi_bdev ? bio->bi_bdev->bd_disk : NULL;
+#else
+	return bio->bi_disk;
+#endif
+}
+
+/* Operation and flags: blk_opf_t since 6.0, unsigned int before. */
+#ifdef MEAS_HAVE_BLK_OPF
+#define meas_opf_t	blk_opf_t
+#else
+#define meas_opf_t	unsigned int
+#endif
+
+/* Request flags that older kernels lack count as absent. */
+#ifndef REQ_SWAP
+#define REQ_SWAP	0
+#endif
+#ifndef REQ_POLLED
+#define REQ_POLLED	0
 #endif
 
 #endif /* _MEAS_COMPAT_H */

@@ -178,3 +178,71 @@ void meas_ctl_define(int class, const struct meas_class_ops *ops)
 {
 	meas_classes[class].ops = ops;
 }
+
+/* ---- run-time definitions, for user-defined classes (custom.c) ---- */
+
+/**
+ * meas_ctl_ops() - the operations of a class
+ * @class: class number, 0..15
+ *
+ * Called with meas_sir held.
+ *
+ * Return: its ops, NULL if the class is not defined.
+ */
+const struct meas_class_ops *meas_ctl_ops(int class)
+{
+	lockdep_assert_held(&meas_sir);
+	return meas_classes[class].ops;
+}
+
+/**
+ * meas_ctl_redefine() - define, redefine or remove a class at run time
+ * @class: class number, 0..15
+ * @ops: its operations, NULL to remove it
+ * @priv: its private data, what @ops finds in struct meas_class.priv
+ *
+ * Called with meas_sir held.  A class in use keeps its definition.
+ *
+ * Return: 0, or -EBUSY if the class is enabled.
+ */
+int meas_ctl_redefine(int class, const struct meas_class_ops *ops,
+		      void *priv)
+{
+	struct meas_class *cls = &meas_classes[class];
+
+	lockdep_assert_held(&meas_sir);
+	if (cls->enablers)
+		return -EBUSY;
+	cls->ops = ops;
+	cls->priv = priv;
+	return 0;
+}
+
+/* ---- in-kernel enablers, for the shared clock's collectors (clock.c) ---- */
+
+/**
+ * meas_ctl_start_internal() - enable classes for a user inside the module
+ * @mask: classes to enable
+ *
+ * Each call counts as one more enabler of every class of @mask, like an
+ * open file, until the matching meas_ctl_stop_internal().  Takes meas_sir.
+ *
+ * Return: a MEAS_START_* code; on error nothing changed.
+ */
+int meas_ctl_start_internal(u32 mask)
+{
+	u32 mine = 0, global;
+
+	return meas_ctl_start(&mine, mask, &global);
+}
+
+/**
+ * meas_ctl_stop_internal() - undo meas_ctl_start_internal()
+ * @mask: the same classes
+ */
+void meas_ctl_stop_internal(u32 mask)
+{
+	u32 mine = mask, global;
+
+	meas_ctl_stop(&mine, mask, &global);
+}

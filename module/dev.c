@@ -15,6 +15,7 @@
 
 struct meas_file {
 	u32 mask;	/* PCLASSENABLEDMASK */
+	void *iocur;	/* class 14 reader's cursor (iotrace.c) */
 };
 
 static int dev_open(struct inode *inode, struct file *file)
@@ -32,7 +33,9 @@ static int dev_release(struct inode *inode, struct file *file)
 	struct meas_file *mf = file->private_data;
 	u32 global;
 
+	meas_clock_release(file);	/* the shared clock, if file owns it */
 	meas_ctl_stop(&mf->mask, mf->mask, &global);
+	meas_iotrace_release(mf->iocur);
 	kfree(mf);
 	return 0;
 }
@@ -143,6 +146,25 @@ static long dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return dev_get(u);
 	case MEAS_IOC_INFO:
 		return dev_getinfo(mf, u);
+	/* user-defined classes and UPDATESTATISTICS (custom_ioctl.c) */
+	case MEAS_IOC_DEFINE:
+	case MEAS_IOC_UNDEFINE:
+	case MEAS_IOC_DESCRIBE:
+	case MEAS_IOC_UPDATE:
+		return meas_custom_ioctl(cmd, u);
+	/* the shared clock: GETCLOCK, GIVECLOCK (clock.c) */
+	case MEAS_IOC_GETCLOCK:
+	case MEAS_IOC_GIVECLOCK:
+	case MEAS_IOC_CLOCKINFO:
+		return meas_clock_ioctl(file, cmd, u);
+	/* class 15: GETPROCSTATS (procstats.c), READACTIVE (filter.c) */
+	case MEAS_IOC_GETPROCSTATS:
+		return meas_procstats_ioctl(u);
+	case MEAS_IOC_READACTIVE:
+		return meas_filter_ioctl(u);
+	/* class 14's streaming reader (iotrace.c) */
+	case MEAS_IOC_IOTRACE_READ:
+		return meas_iotrace_ioctl(&mf->iocur, u);
 	default:
 		return -ENOTTY;
 	}
@@ -173,4 +195,16 @@ int meas_dev_register(void)
 void meas_dev_unregister(void)
 {
 	misc_deregister(&meas_misc);
+}
+
+/* The struct copy helpers, for the ioctl handlers of other units. */
+long meas_dev_copy_in(void *k, size_t ksize, size_t ver0, void __user *u)
+{
+	return dev_copy_in(k, ksize, ver0, u);
+}
+
+long meas_dev_copy_out(void __user *u, const void *k, size_t ksize,
+		       u32 usize, long ret)
+{
+	return dev_copy_out(u, k, ksize, usize, ret);
 }

@@ -77,6 +77,10 @@ static int get_snapshot(struct meas_get *arg, u64 **snap, u64 *n)
 	*snap = kvmalloc_array(*n, sizeof(u64), GFP_KERNEL);
 	if (!*snap)
 		return -ENOMEM;
+	if (cls->ops->snap) {
+		cls->ops->snap(cls, word, *n, *snap);
+		return rc;
+	}
 	cls->ops->fold(cls);
 	memcpy(*snap, cls->region + word, *n * sizeof(u64));
 	return rc;

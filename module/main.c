@@ -14,13 +14,31 @@ static int __init meas_init(void)
 	err = meas_sched_init();
 	if (err)
 		return err;
+	err = meas_proc_init();
+	if (err)
+		return err;
 	meas_ctl_define(MEAS_CLASS_GLOBAL, &meas_class0_ops);
-	err = meas_dev_register();
+	meas_blk_init();	/* disks and class 14: binds tracepoints */
+	meas_ctl_define(MEAS_CLASS_IO, &meas_class14_ops);
+	meas_ctl_define(MEAS_CLASS_PROC, &meas_class15_ops);
+	err = meas_clock_init();
 	if (err)
 		goto undefine_classes;
+	err = meas_genl_register();
+	if (err)
+		goto clock_exit;
+	err = meas_dev_register();
+	if (err)
+		goto genl_unregister;
 	return 0;
 
+genl_unregister:
+	meas_genl_unregister();
+clock_exit:
+	meas_clock_exit();
 undefine_classes:
+	meas_ctl_define(MEAS_CLASS_PROC, NULL);
+	meas_ctl_define(MEAS_CLASS_IO, NULL);
 	meas_ctl_define(MEAS_CLASS_GLOBAL, NULL);
 	return err;
 }
@@ -32,6 +50,11 @@ undefine_classes:
 static void __exit meas_exit(void)
 {
 	meas_dev_unregister();
+	meas_genl_unregister();
+	meas_clock_exit();
+	meas_custom_exit();
+	meas_ctl_define(MEAS_CLASS_PROC, NULL);
+	meas_ctl_define(MEAS_CLASS_IO, NULL);
 	meas_ctl_define(MEAS_CLASS_GLOBAL, NULL);
 }
 

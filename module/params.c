@@ -14,7 +14,87 @@ MODULE_PARM_DESC(max_region_kib,
 unsigned int meas_param_max_disks = 64;
 module_param_named(max_disks, meas_param_max_disks, uint, 0644);
 MODULE_PARM_DESC(max_disks,
-		 "Slots of the device table in the class 0 region (default 64)");
+		 "Disks that get an entry in class 0 subclasses 1 and 4 (default 64)");
+
+/* ---- disks and the I/O trace (blk.c, iotrace.c; Documentation/io.rst) */
+
+unsigned int meas_param_max_tapes = 8;
+module_param_named(max_tapes, meas_param_max_tapes, uint, 0644);
+MODULE_PARM_DESC(max_tapes,
+		 "Entries for SCSI tapes in class 0 subclass 3 (default 8)");
+
+/* An unsigned parameter that must stay within [min, max]. */
+static int param_set_bounded(const char *val, const struct kernel_param *kp,
+			     unsigned int min, unsigned int max)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err)
+		return err;
+	if (v < min || v > max)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+unsigned int meas_param_io_records = 4096;
+
+static int io_records_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_bounded(val, kp, MEAS_IO_RECORDS_MIN, 1U << 24);
+}
+
+static const struct kernel_param_ops io_records_ops = {
+	.set	= io_records_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(io_records, &io_records_ops, &meas_param_io_records, 0644);
+MODULE_PARM_DESC(io_records,
+		 "Records of the class 14 ring, 256..16777216 (default 4096)");
+
+unsigned int meas_param_io_track = 4096;
+
+static int io_track_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_bounded(val, kp, 64, 1U << 22);
+}
+
+static const struct kernel_param_ops io_track_ops = {
+	.set	= io_track_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(io_track, &io_track_ops, &meas_param_io_track, 0644);
+MODULE_PARM_DESC(io_track,
+		 "Requests in flight the block probes follow, 64..4194304, rounded up to a power of two (default 4096)");
+
+/*
+ * Fault injection for the block unit, whose steps come after those
+ * fail_start reaches: the next start of the disk counters or of the I/O
+ * trace fails at the step of this code (2: allocation, 3: probes).
+ */
+static int fail_io;
+module_param(fail_io, int, 0644);
+MODULE_PARM_DESC(fail_io,
+		 "Make the next start of the disk or I/O trace unit fail with this code, 2..3 (testing)");
+
+/**
+ * meas_params_fail_io() - consume an injected failure of the block unit
+ * @code: the STARTSTATISTICS code of the step asking
+ *
+ * Called with meas_sir held.
+ *
+ * Return: true if the step must fail.
+ */
+bool meas_params_fail_io(int code)
+{
+	if (READ_ONCE(fail_io) != code)
+		return false;
+	WRITE_ONCE(fail_io, 0);
+	return true;
+}
 
 /*
  * Fault injection for the error paths of STARTSTATISTICS that a healthy

@@ -20,10 +20,6 @@
 #include <linux/cpuhotplug.h>
 #include <linux/string.h>
 #include "core.h"
-
-static void meas_probe_switch(void *data, bool preempt,
-			      struct task_struct *prev,
-			      struct task_struct *next, unsigned int prev_state);
 #include "compat.h"
 
 struct sched_cpu {
@@ -80,9 +76,8 @@ static void sched_close_segment(struct sched_cpu *sc, u64 now)
 	sc->since = now;
 }
 
-static void meas_probe_switch(void *data, bool preempt,
-			      struct task_struct *prev,
-			      struct task_struct *next, unsigned int prev_state)
+static void probe_switch(void *data, bool preempt, struct task_struct *prev,
+			 struct task_struct *next, unsigned int prev_state)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
 	bool to_idle = is_idle_task(next);
@@ -107,6 +102,8 @@ static void meas_probe_switch(void *data, bool preempt,
 	if (to_idle)
 		__this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_IDLE]);
 }
+
+MEAS_SWITCH_PROBE(probe_switch_tp, probe_switch)
 
 static void probe_wakeup(void *data, struct task_struct *p)
 {
@@ -161,7 +158,7 @@ static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
 }
 
 static struct meas_tp sched_tps[] = {
-	{ "sched_switch",		MEAS_PROBE_SWITCH,	true },
+	{ "sched_switch",		probe_switch_tp,	true },
 	{ "sched_wakeup",		probe_wakeup,		true },
 	{ "sched_wakeup_new",		probe_wakeup_new,	true },
 	{ "sched_process_fork",		probe_fork,		true },
@@ -194,12 +191,20 @@ static void sched_init_cpu(void *unused)
 static int sched_cpu_dead(unsigned int cpu)
 {
 	struct sched_cpu *sc = per_cpu_ptr(sched_cpus, cpu);
+	unsigned long flags;
 
+	/*
+	 * Interrupts off, like every other writer: the shared clock's tick
+	 * reads the count in hard interrupt context (meas_sched_sum()) and
+	 * would spin for ever on a write it interrupted on this CPU.
+	 */
+	local_irq_save(flags);
 	raw_write_seqcount_begin(&sc->seq);
 	if (sc->valid)
 		sched_close_segment(sc, local_clock());
 	sc->valid = false;
 	raw_write_seqcount_end(&sc->seq);
+	local_irq_restore(flags);
 	return 0;
 }
 
@@ -290,26 +295,44 @@ static void sched_fold_time(u64 *out, int cpu)
 }
 
 /**
- * meas_sched_fold() - sum the per-CPU counters into the region
- * @cls: class 0, enabled; called with meas_sir held
+ * meas_sched_sum() - add up the per-CPU counters of subclass 0
+ * @out: MEAS_C0_FIXED_ITEMS words, zeroed by the caller
+ *
+ * Takes no lock and may run in any context, hard interrupts included (the
+ * shared clock's snapshot collector): counters are single words, and the
+ * time items are read under each CPU's sequence count, whose writers run
+ * with interrupts off.  Class 0 must be enabled.
  */
-void meas_sched_fold(struct meas_class *cls)
+void meas_sched_sum(u64 *out)
 {
-	u64 *out = meas_xds_entry(cls, MEAS_CLASS_GLOBAL, MEAS_C0_SUB_FIXED, 1);
+	struct sched_cpu __percpu *cpus = READ_ONCE(sched_cpus);
 	unsigned int i;
 	int cpu;
 
-	if (WARN_ON_ONCE(!out))
+	if (WARN_ON_ONCE(!cpus))
 		return;
-	memset(out, 0, MEAS_C0_FIXED_ITEMS * sizeof(u64));
 	for_each_possible_cpu(cpu) {
-		struct sched_cpu *sc = per_cpu_ptr(sched_cpus, cpu);
+		struct sched_cpu *sc = per_cpu_ptr(cpus, cpu);
 
 		for (i = 0; i < MEAS_C0_FIXED_ITEMS; i++)
 			if (!sched_is_time_item(i))
 				out[i] += READ_ONCE(sc->item[i]);
 		sched_fold_time(out, cpu);
 	}
+}
+
+/**
+ * meas_sched_fold() - sum the per-CPU counters into the region
+ * @cls: class 0, enabled; called with meas_sir held
+ */
+void meas_sched_fold(struct meas_class *cls)
+{
+	u64 *out = meas_xds_entry(cls, MEAS_CLASS_GLOBAL, MEAS_C0_SUB_FIXED, 1);
+
+	if (WARN_ON_ONCE(!out))
+		return;
+	memset(out, 0, MEAS_C0_FIXED_ITEMS * sizeof(u64));
+	meas_sched_sum(out);
 }
 
 /**

@@ -7,7 +7,7 @@ set -eu
 
 PKGS="build-essential pkg-config kmod cpio xz-utils bc python3 util-linux
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
-qemu-system-x86 busybox-static
+qemu-system-x86 busybox-static fio
 libnl-3-dev libnl-genl-3-dev sparse"
 
 missing=""

@@ -368,17 +368,24 @@ TEST_F(meas, info_is_fully_written)
 
 TEST_F(meas, get_header)
 {
-	static const uint64_t want[4][3] = {
-		{ 2, 100, 3 }, { 1, 21, 3 }, { 1, 4, 3 }, { 1, 4, 3 },
+	/* disks and tapes: entry 0 profiles the devices without an entry */
+	static const uint64_t want[MEAS_C0_NR_SUBCLASSES][3] = {
+		{ 2, 100, 3 }, { 1, 21, 24 }, { 1, 4, 3 }, { 1, 4, 7 },
+		{ 1, 14, 17 },
 	};
 	struct meas_header h;
 	int rc, sub;
 
 	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
-	for (sub = 0; sub < 4; sub++) {
+	for (sub = 0; sub < MEAS_C0_NR_SUBCLASSES; sub++) {
 		ASSERT_EQ(0, meas_header(self->fd, 0, sub, &h, &rc));
 		EXPECT_EQ(MEAS_GET_OK, rc);
-		EXPECT_EQ(want[sub][0], h.entries);
+		/* one more entry per disk present (io_test.c) */
+		if (sub == MEAS_C0_SUB_DISC || sub == MEAS_C0_SUB_XFER) {
+			EXPECT_LE(want[sub][0], h.entries);
+		} else {
+			EXPECT_EQ(want[sub][0], h.entries);
+		}
 		EXPECT_EQ(want[sub][1], h.entsize);
 		EXPECT_EQ(want[sub][2], h.ent0size);
 	}
@@ -402,7 +409,8 @@ TEST_F(meas, get_codes_in_order)
 
 	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
 	/* 5 bad subclass, before a bad startingitem */
-	EXPECT_EQ(-EINVAL, meas_get(self->fd, 0, 4, -99, 1, v, sizeof(v), &rc));
+	EXPECT_EQ(-EINVAL, meas_get(self->fd, 0, MEAS_C0_NR_SUBCLASSES, -99, 1,
+				    v, sizeof(v), &rc));
 	EXPECT_EQ(MEAS_GET_BADSUBCLASS, rc);
 	EXPECT_EQ(-EINVAL, meas_get(self->fd, 0, -1, 0, 1, v, sizeof(v), &rc));
 	EXPECT_EQ(MEAS_GET_BADSUBCLASS, rc);

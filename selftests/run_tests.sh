@@ -13,9 +13,26 @@ insmod module/meas.ko || { echo "not ok 1 - insmod meas.ko"; exit 1; }
 
 "$out/meas_test" || status=1
 
+# disks and the I/O trace; they load null_blk and virtio_blk themselves
+"$out/io_test" || status=1
+selftests/measctl/iostat_test.sh || status=1
+
 if [ -x selftests/measctl/measctl_test.sh ]; then
 	selftests/measctl/measctl_test.sh || status=1
 fi
+
+# the shared clock: GETCLOCK, GIVECLOCK, collectors, measctl profile
+"$out/clock_test" || status=1
+selftests/measctl/profile_test.sh "$out" || status=1
+
+# user-defined classes and UPDATESTATISTICS; update_test loads and unloads
+# module/example/meas_example.ko itself, custom_test reloads meas.ko
+"$out/update_test" || status=1
+selftests/measctl/custom_test.sh || status=1
+
+# class 15: the process table, GETPROCSTATS, netlink, READACTIVE
+"$out/proc_test" || status=1
+selftests/measctl/proc_cmds_test.sh || status=1
 
 echo "TAP version 13"
 echo "1..3"
@@ -42,4 +59,7 @@ if grep -q '^meas ' /proc/modules; then
 else
 	echo "ok 3 - meas unloaded, system still scheduling"
 fi
+
+# the shared clock: unloading while it ticks (loads meas.ko itself)
+selftests/clock_unload.sh "$out" || status=1
 exit $status

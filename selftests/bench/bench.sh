@@ -28,3 +28,12 @@ meas=$(median </tmp/meas)
 echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/base))"
 echo "pingpong round trips/s, class 0 enabled:   $meas (runs: $(tr '\n' ' ' </tmp/meas))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+
+# the shared clock: a CPU-bound loop with the clock ticking every 5 ms
+selftests/bench/clock_bench.sh "$out"
+
+# class 15: reading 1000 processes against /proc; ping-pong with class 15
+selftests/bench/proc_bench.sh "$out"
+
+# disks and class 14: fio random reads on null_blk, classes 0 and 14
+selftests/bench/fio_bench.sh "$out"

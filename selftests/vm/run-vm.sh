@@ -7,7 +7,7 @@
 # Usage:
 #   selftests/vm/run-vm.sh [--kernel PATH] [--cpus N] [--mem MB]
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
-#                          [--log FILE] -- CMD [ARGS...]
+#                          [--log FILE] [--disk FILE] -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
 #                   defaults to the newest /lib/modules/<ver> that has a
@@ -20,6 +20,8 @@
 #   --append STR    extra kernel command line arguments
 #   --log FILE      also save the serial console to FILE, and the guest's
 #                   full kernel log (dmesg at exit) to FILE.dmesg
+#   --disk FILE     attach FILE, a raw image, as a virtio-blk disk (the
+#                   guest's /dev/vda once virtio_blk is loaded); writable
 #
 # Environment:
 #   KVER            kernel version to boot (overrides auto-detection)
@@ -78,6 +80,7 @@ timeout_s=600
 use_kvm=0
 append=""
 log=""
+disk=""
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -94,6 +97,8 @@ while [ $# -gt 0 ]; do
 	--append=*) append=${1#*=}; shift ;;
 	--log) [ $# -ge 2 ] || usage; log=$2; shift 2 ;;
 	--log=*) log=${1#*=}; shift ;;
+	--disk) [ $# -ge 2 ] || usage; disk=$2; shift 2 ;;
+	--disk=*) disk=${1#*=}; shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -406,6 +411,11 @@ qemu=(qemu-system-x86_64
 	-fsdev "local,id=repo,path=$repo,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo
 	-kernel "$boot_image" -initrd "$workdir/initrd" -append "$cmdline")
+if [ -n "$disk" ]; then
+	[ -f "$disk" ] && [ -w "$disk" ] || die "disk image not a writable file: $disk"
+	qemu+=(-drive "file=$disk,if=none,format=raw,id=disk0"
+		-device virtio-blk-pci,drive=disk0)
+fi
 
 # The console goes to our stdout (CRs stripped) and to the log file.  QEMU
 # runs in the background so that the traps can stop it.

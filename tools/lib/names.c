@@ -54,6 +54,18 @@ static const char *const get_str[] = {
 	"bad subclass", "bad class",
 };
 
+/* user-defined classes: DEFINE, UNDEFINE, DESCRIBE and UPDATESTATISTICS */
+static const char *const define_str[] = {
+	"ok", "bad class", "class owned by the module", "class already defined",
+	"class enabled", "not a user-defined class", "bad shape", "bad name",
+	"too many items", "no memory",
+};
+
+static const char *const update_str[] = {
+	"ok", "class not enabled", "bad startingitem", "bad entry",
+	"bad subclass", "bad class",
+};
+
 #define PICK(tab, r) \
 	((r) >= 0 && (size_t)(r) < sizeof(tab) / sizeof((tab)[0]) ? (tab)[r] : NULL)
 
@@ -69,5 +81,16 @@ const char *meas_result_str(const char *call, int result)
 		s = PICK(stop_str, result);
 	else if (!strcmp(call, "get"))
 		s = PICK(get_str, result);
+	else if (!strcmp(call, "define") || !strcmp(call, "undefine") ||
+		 !strcmp(call, "describe"))
+		s = PICK(define_str, result);
+	else if (!strcmp(call, "update"))
+		s = PICK(update_str, result);
+	if (!s)
+		s = meas_clock_result_str(call, result);	/* lib/clock.c */
+	if (!s)
+		s = meas_io_result_str(call, result);	/* lib/io.c */
+	if (!s)
+		s = meas_proc_result_str(call, result);	/* lib/proc.c */
 	return s ? s : "unknown code";
 }

@@ -31,7 +31,7 @@ static const char *item_name(const struct get_args *g, int64_t item)
 	if (g->cls == MEAS_CLASS_GLOBAL && g->sub == MEAS_C0_SUB_FIXED &&
 	    item >= 0 && item < MEAS_C0_FIXED_ITEMS)
 		return meas_c0_item_name(item);
-	return NULL;
+	return custom_item_name(g->cls, g->sub, item);
 }
 
 /* Items addressable from item 0, from the header; 0 if it is odd. */

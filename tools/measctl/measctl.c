@@ -46,6 +46,57 @@ static const struct command commands[] = {
 	  "enable class 0 (and CLASSES) while running and print the class 0\n"
 	  "    subclass 0 rates every SECONDS (default 1) until COUNT\n"
 	  "    intervals or SIGINT/SIGTERM; times in % of one CPU" },
+	/* disks and the I/O trace (iostat.c, iotrace.c) */
+	{ "iostat", cmd_iostat, "[-i SECONDS] [-n COUNT] [-z]",
+	  "enable class 0 while running and print per-disk rates as\n"
+	  "    iostat -x does, with the queue-length histogram, every\n"
+	  "    SECONDS (default 1) until COUNT intervals or SIGINT/SIGTERM;\n"
+	  "    -z leaves out the disks that did nothing" },
+	{ "iotrace", cmd_iotrace, "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a]",
+	  "enable class 14 while running and print one line per completed\n"
+	  "    request (time, command, PID, disk, RWBS, sector, bytes, queue\n"
+	  "    and device ms) for SECONDS, COUNT records or until SIGINT;\n"
+	  "    -a starts at the oldest record the ring holds; lost records\n"
+	  "    are reported; -i is the poll interval (default 0.1)" },
+	/* user-defined classes (define.c, update.c) */
+	{ "define", cmd_define,
+	  "[--replace] [--name NAME] CLASS [NAME:]ENTRIES:ITEMS...",
+	  "define user-defined class CLASS (1..13), one subclass per\n"
+	  "    argument; ITEMS is a count or NAME[/gauge],...; needs\n"
+	  "    CAP_PERFMON; --replace redefines a class not enabled" },
+	{ "undefine", cmd_undefine, "CLASS",
+	  "remove a user-defined class that nothing has enabled" },
+	{ "describe", cmd_describe, "CLASS",
+	  "print the definition of a user-defined class: names, entries,\n"
+	  "    items and their kinds" },
+	{ "update", cmd_update,
+	  "[--fast] [--set] [--double] CLASS SUBCLASS ENTRY ITEM VALUE",
+	  "UPDATESTATISTICS (FUPDATESTATISTICS with --fast): add VALUE to\n"
+	  "    the item (a number or its name), or replace it with --set" },
+	{ "profile", cmd_profile,
+	  "[-i MS] [-d SECONDS] [-n TOP] [-r RECORDS] [--all] [--folded]\n"
+	  "    [-o FILE] [--] [CMD [ARGS...]]",
+	  "sample the program counter of every CPU every MS ms (default\n"
+	  "    10; GETCLOCK) while CMD runs, or for SECONDS (default 5) over\n"
+	  "    the whole system; print the top programs and functions, or\n"
+	  "    'program;function count' lines (--folded) for flame graphs.\n"
+	  "    With CMD: its processes only (--all: every process); exits\n"
+	  "    with CMD's status" },
+	/* class 15: processes (ps.c, top.c, exits.c) */
+	{ "ps", cmd_ps, "[-a] [-x] [-s KEY]",
+	  "one line per process of class 15 (GETPROCSTATS): CPU and wait\n"
+	  "    time, switches, stops, last stop reason, disc bytes; -a: the\n"
+	  "    exited too, -x: only those; -s: sort by KEY (pid, cpu, wait,\n"
+	  "    launches, stops, io, disc, impeded, command, created)" },
+	{ "top", cmd_top, "[-i SECONDS] [-n COUNT] [-N LINES] [-s KEY] [-x]",
+	  "live view of class 15 every SECONDS (default 2): %CPU, %WAIT\n"
+	  "    (runnable), switches and stops/s, paused % by reason, last\n"
+	  "    stop, disc bytes/s; sorted by KEY (default cpu); -x: also\n"
+	  "    processes that exited in the interval" },
+	{ "exits", cmd_exits, "[-n COUNT] [-t SECONDS] [-l]",
+	  "stream the final record of each process that exits (generic\n"
+	  "    netlink group 'exits', CAP_SYS_ADMIN); reports missed ones;\n"
+	  "    -l: listen only, class 15 held by someone else" }, 
 	{ "help", NULL, "[COMMAND]", "print this help" },
 };
 
@@ -136,6 +187,8 @@ static const char *call_name(const char *call)
 		return "STOPSTATISTICS";
 	if (!strcmp(call, "get"))
 		return "GETSTATISTICS";
+	if (!strcmp(call, "update"))
+		return "UPDATESTATISTICS";
 	return call;
 }
 

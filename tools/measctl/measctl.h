@@ -168,6 +168,7 @@ int cmd_get(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_header(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv);	/* profile.c */
 
 /* ---- report.c: class 0 subclass 0 snapshots and their deltas ------------ */
 
@@ -184,5 +185,86 @@ void c0_print_text(FILE *f, const struct c0_snap *a, const struct c0_snap *b,
 		   unsigned int cpus);
 void c0_print_json(struct json *j, const char *key, const struct c0_snap *a,
 		   const struct c0_snap *b, unsigned int cpus);
+
+/* ---- user-defined classes: define.c, update.c, custom.c ----------------- */
+
+int cmd_define(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_undefine(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_describe(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_update(struct cmd_ctx *ctx, int argc, char **argv);
+
+/* get: the name of an item of a user-defined class, or NULL */
+const char *custom_item_name(int class, int subclass, int64_t item);
+
+/* watch: the items of the user-defined classes it enables */
+struct custom_watch;
+struct custom_watch *custom_watch_new(int fd, uint32_t mask);
+void custom_watch_free(struct custom_watch *w);
+void custom_watch_snap(int fd, struct custom_watch *w);
+void custom_watch_text(FILE *f, const struct custom_watch *w, double secs);
+void custom_watch_json(struct json *j, const char *key,
+		       const struct custom_watch *w, double secs);
+
+/* ---- class 15: ps.c, top.c, exits.c, procfmt.c --------------------------- */
+
+int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_top(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_exits(struct cmd_ctx *ctx, int argc, char **argv);
+
+/* Every entry of class 15 (GETPROCSTATS allpins) and when it was read. */
+struct proc_snap {
+	uint64_t *items;	/* nent entries of MEAS_PROC_ITEMS items */
+	size_t nent;		/* entries 0..nent-1 */
+	uint64_t t_ns;		/* CLOCK_MONOTONIC */
+};
+
+static inline const uint64_t *proc_snap_ent(const struct proc_snap *s,
+					    size_t i)
+{
+	return s->items + i * MEAS_PROC_ITEMS;
+}
+
+/* A process as ps and top show it: @v totals (ps) or deltas (top). */
+struct proc_row {
+	const uint64_t *e;		/* its entry in the snapshot */
+	uint64_t v[MEAS_PROC_ITEMS];
+	size_t slot;
+};
+
+enum proc_key {
+	PROC_KEY_PID, PROC_KEY_CPU, PROC_KEY_WAIT, PROC_KEY_LAUNCHES,
+	PROC_KEY_STOPS, PROC_KEY_IO, PROC_KEY_DISC, PROC_KEY_IMPEDED,
+	PROC_KEY_COMMAND, PROC_KEY_CREATED,
+};
+
+int proc_hold(const struct cmd_ctx *ctx, int fd, const char *why);
+int proc_snap_take(const struct cmd_ctx *ctx, int fd, struct proc_snap *s);
+void proc_snap_free(struct proc_snap *s);
+const uint64_t *proc_snap_find(const struct proc_snap *s, size_t slot,
+			       uint64_t gen);
+void proc_comm(const void *e, char *buf);	/* 17 bytes */
+void proc_program(const void *e, char *buf);	/* 33 bytes */
+const char *proc_user(uint64_t uid, char *buf, size_t len);
+const char *proc_state_name(uint64_t state);
+uint64_t proc_stops(const void *items);
+void proc_json_items(struct json *j, const char *key, const void *items);
+int proc_key_parse(const char *s, enum proc_key *key);
+const char *proc_key_names(void);
+void proc_rows_sort(struct proc_row *rows, size_t n, enum proc_key key);
+const char *proc_secs(uint64_t ns, char *buf, size_t len);
+const char *proc_bytes(uint64_t b, char *buf, size_t len);
+
+/* ---- disks and the I/O trace: iostat.c, iotrace.c ----------------------- */
+
+#include <signal.h>
+
+int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv);
+/* Block SIGINT, SIGTERM, SIGHUP into @set, to wait for them. */
+void meas_block_stop_signals(sigset_t *set);
+/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
+bool meas_wait_until(const sigset_t *set, uint64_t deadline);
+/* Local time with milliseconds and zone, as watch prints it. */
+void meas_timestamp(char *buf, size_t len);
 
 #endif /* MEASCTL_H */

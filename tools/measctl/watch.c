@@ -39,7 +39,8 @@ static void timestamp(char *buf, size_t len)
 }
 
 static void watch_print(struct cmd_ctx *ctx, uint64_t n,
-			const struct c0_snap *a, const struct c0_snap *b)
+			const struct c0_snap *a, const struct c0_snap *b,
+			const struct custom_watch *cw)
 {
 	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
 	char ts[64];
@@ -50,6 +51,7 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 		printf("--- %s  interval %llu  %.3f s ---\n", ts,
 		       (unsigned long long)n, secs);
 		c0_print_text(stdout, a, b, 1);
+		custom_watch_text(stdout, cw, secs);
 		fflush(stdout);
 		return;
 	}
@@ -58,6 +60,7 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 	json_str(&j, "time", ts);
 	json_double(&j, "elapsed_s", secs);
 	c0_print_json(&j, "items", a, b, 1);
+	custom_watch_json(&j, "custom", cw, secs);
 	json_doc_end(&j);
 }
 
@@ -83,7 +86,7 @@ static bool watch_sleep(const sigset_t *set, uint64_t deadline)
 }
 
 static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
-		      const sigset_t *set)
+		      const sigset_t *set, struct custom_watch *cw)
 {
 	uint64_t step = (uint64_t)(w->interval * 1e9), deadline, n;
 	struct c0_snap a, b;
@@ -92,6 +95,7 @@ static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
 	err = c0_snapshot(fd, &a, &result);
 	if (err)
 		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
+	custom_watch_snap(fd, cw);
 	deadline = a.t_ns;
 	for (n = 1; !w->count || n <= w->count; n++) {
 		deadline += step;
@@ -101,7 +105,8 @@ static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
 		if (err)
 			return fail_call(ctx, "get", result, -err,
 					 "GETSTATISTICS of class 0");
-		watch_print(ctx, n, &a, &b);
+		custom_watch_snap(fd, cw);
+		watch_print(ctx, n, &a, &b, cw);
 		a = b;
 		/* Fell behind (suspended, slow terminal): start afresh. */
 		if (a.t_ns > deadline + step)
@@ -135,7 +140,11 @@ static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 		rc = fail_call(ctx, "start", result, -err,
 			       "STARTSTATISTICS of classes %s (0x%04x)", cl, mask);
 	} else {
-		rc = watch_loop(ctx, fd, w, &set);
+		/* user-defined classes in the mask: their items, named */
+		struct custom_watch *cw = custom_watch_new(fd, mask);
+
+		rc = watch_loop(ctx, fd, w, &set, cw);
+		custom_watch_free(cw);
 		meas_stop(fd, mask, NULL);
 	}
 	close(fd);
