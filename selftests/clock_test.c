@@ -27,63 +27,11 @@
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
+#include "common.h"
 
-#define PARAM_DIR	"/sys/module/meas/parameters/"
-#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 #define PC		MEAS_COLLECTOR_PC
 #define SNAP		MEAS_COLLECTOR_SNAP
 #define MAX_PC		(1 << 16)
-
-static void set_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, value, strlen(value)) < 0) {
-		perror(path);
-		exit(1);
-	}
-	close(fd);
-}
-
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
 
 /* A process spinning in user mode on @cpu until killed. */
 static void __attribute__((noinline)) spin_fn(void)
@@ -99,7 +47,7 @@ static pid_t spinner(int cpu)
 	pid_t pid = fork();
 
 	if (!pid) {
-		pin(cpu);
+		pin_cpu(cpu);
 		spin_fn();
 	}
 	return pid;
@@ -114,7 +62,7 @@ static pid_t kspinner(int cpu)
 		static char buf[1 << 20];
 		int fd = open("/dev/zero", O_RDONLY);
 
-		pin(cpu);
+		pin_cpu(cpu);
 		for (;;)
 			if (read(fd, buf, sizeof(buf)) < 0)
 				_exit(1);
@@ -1044,7 +992,7 @@ TEST_F(clock, pc_busy_loop_owns_cpu1)
 	pid_t pid;
 
 	ASSERT_NE(NULL, recs);
-	pin(0);
+	pin_cpu(0);
 	pid = spinner(1);
 	ASSERT_LT(0, pid);
 	sleep_ms(100);
@@ -1099,7 +1047,7 @@ TEST_F(clock, pc_kernel_user_idle)
 	pid_t pid;
 
 	ASSERT_NE(NULL, recs);
-	pin(0);
+	pin_cpu(0);
 	pid = kspinner(1);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, getclock(self->a, 10, PC, 0, 0, &g));

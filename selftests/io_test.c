@@ -27,41 +27,20 @@
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
+#include "common.h"
 
-#define PARAM_DIR	"/sys/module/meas/parameters/"
 #define BS		4096
 #define C0_14		(1U | 1U << MEAS_CLASS_IO)
 
 /* ---- the machine ---------------------------------------------------------- */
 
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static int set_param(const char *name, const char *value)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	return write_file(path, value);
-}
-
 static void reset_params(void)
 {
-	set_param("fail_start", "0");
-	set_param("fail_io", "0");
-	set_param("max_disks", "64");
-	set_param("io_records", "4096");
-	set_param("io_track", "4096");
+	try_set_param("fail_start", "0");
+	try_set_param("fail_io", "0");
+	try_set_param("max_disks", "64");
+	try_set_param("io_records", "4096");
+	try_set_param("io_track", "4096");
 }
 
 static int run(const char *fmt, ...)
@@ -294,18 +273,6 @@ static uint64_t io_header(int fd, int item)
 
 	meas_get(fd, MEAS_CLASS_IO, 0, item, 1, &v, sizeof(v), &rc);
 	return v;
-}
-
-/* Drop every capability: what an unprivileged caller has. */
-static void drop_caps(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[2] = { 0 };
-
-	if (syscall(SYS_capset, &h, d))
-		exit(99);
 }
 
 /* ==== exactness, on three kinds of disk ===================================== */
@@ -608,7 +575,7 @@ TEST(ring_overflow_total_and_lost_exact)
 	reset_params();
 	ASSERT_EQ(0, null_blk_load("queue_mode=2 nr_devices=1"));
 	dev = dev_of("/dev/nullb0");
-	ASSERT_EQ(0, set_param("io_records", "256"));
+	ASSERT_EQ(0, try_set_param("io_records", "256"));
 	fd = meas_open();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_IO, NULL));
@@ -698,7 +665,7 @@ TEST(disks_beyond_max_disks_count_in_entry0)
 	ASSERT_EQ(0, meas_stop(fd, 1, NULL));
 	disks_free(&a);
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)a.h1.entries - 1);
-	ASSERT_EQ(0, set_param("max_disks", n));
+	ASSERT_EQ(0, try_set_param("max_disks", n));
 	ASSERT_EQ(0, meas_start(fd, 1, NULL));
 	ASSERT_EQ(0, disks_read(fd, &a));
 	ASSERT_EQ(0, null_blk_load("queue_mode=2 nr_devices=2"));
@@ -1076,16 +1043,16 @@ TEST_F(iotrace, start14_no_memory)
 	int rc = -9;
 
 	ASSERT_EQ(0, meas_info(self->fd, &i0));
-	ASSERT_EQ(0, set_param("fail_io", "2"));
+	ASSERT_EQ(0, try_set_param("fail_io", "2"));
 	EXPECT_EQ(-ENOMEM, meas_start(self->fd, 1U << MEAS_CLASS_IO, &rc));
 	EXPECT_EQ(MEAS_START_NODST, rc);
 	expect_nothing_left(_metadata, self->fd, &i0);
 	/* a real allocation failure: a device table of 2^31 slots */
-	ASSERT_EQ(0, set_param("max_disks", "1073741824"));
+	ASSERT_EQ(0, try_set_param("max_disks", "1073741824"));
 	EXPECT_EQ(-ENOMEM, meas_start(self->fd, 1U << MEAS_CLASS_IO, &rc));
 	EXPECT_EQ(MEAS_START_NODST, rc);
 	expect_nothing_left(_metadata, self->fd, &i0);
-	ASSERT_EQ(0, set_param("max_disks", "64"));
+	ASSERT_EQ(0, try_set_param("max_disks", "64"));
 	EXPECT_EQ(0, meas_start(self->fd, 1U << MEAS_CLASS_IO, &rc));
 }
 
@@ -1095,12 +1062,12 @@ TEST_F(iotrace, start14_probes_fail)
 	int rc = -9;
 
 	ASSERT_EQ(0, meas_info(self->fd, &i0));
-	ASSERT_EQ(0, set_param("fail_io", "3"));
+	ASSERT_EQ(0, try_set_param("fail_io", "3"));
 	EXPECT_EQ(-EIO, meas_start(self->fd, 1U << MEAS_CLASS_IO, &rc));
 	EXPECT_EQ(MEAS_START_NOLOCK, rc);
 	expect_nothing_left(_metadata, self->fd, &i0);
 	/* the registration itself failing half way (tp.c's injection) */
-	ASSERT_EQ(0, set_param("fail_start", "3"));
+	ASSERT_EQ(0, try_set_param("fail_start", "3"));
 	EXPECT_EQ(-EIO, meas_start(self->fd, 1U << MEAS_CLASS_IO, &rc));
 	EXPECT_EQ(MEAS_START_NOLOCK, rc);
 	expect_nothing_left(_metadata, self->fd, &i0);
@@ -1112,13 +1079,13 @@ TEST_F(iotrace, start0_disk_unit_fails)
 	int rc = -9;
 
 	ASSERT_EQ(0, meas_info(self->fd, &i0));
-	ASSERT_EQ(0, set_param("fail_io", "2"));
+	ASSERT_EQ(0, try_set_param("fail_io", "2"));
 	EXPECT_EQ(-ENOMEM, meas_start(self->fd, 1, &rc));
 	EXPECT_EQ(MEAS_START_NODST, rc);
 	ASSERT_EQ(0, meas_info(self->fd, &i));
 	EXPECT_EQ(i0.probes, i.probes);		/* sched.c unwound too */
 	EXPECT_EQ(0, i.region_bytes[0]);
-	ASSERT_EQ(0, set_param("fail_io", "3"));
+	ASSERT_EQ(0, try_set_param("fail_io", "3"));
 	EXPECT_EQ(-EIO, meas_start(self->fd, 1, &rc));
 	EXPECT_EQ(MEAS_START_NOLOCK, rc);
 	ASSERT_EQ(0, meas_info(self->fd, &i));
@@ -1135,7 +1102,7 @@ TEST_F(iotrace, start0_fails_class14_unharmed)
 	ASSERT_EQ(0, null_blk_load("queue_mode=2 nr_devices=1"));
 	ASSERT_EQ(0, meas_start(self->fd, 1U << MEAS_CLASS_IO, NULL));
 	ASSERT_EQ(0, meas_info(self->fd, &i14));
-	ASSERT_EQ(0, set_param("fail_io", "2"));
+	ASSERT_EQ(0, try_set_param("fail_io", "2"));
 	EXPECT_EQ(-ENOMEM, meas_start(self->fd, 1, &rc));
 	EXPECT_EQ(MEAS_START_NODST, rc);
 	ASSERT_EQ(0, meas_info(self->fd, &i));
@@ -1151,13 +1118,13 @@ TEST_F(iotrace, start0_fails_class14_unharmed)
 
 TEST(params_reject_out_of_range)
 {
-	EXPECT_EQ(-EINVAL, set_param("io_records", "255"));
-	EXPECT_EQ(-EINVAL, set_param("io_records", "16777217"));
-	EXPECT_EQ(-EINVAL, set_param("io_records", "many"));
-	EXPECT_EQ(0, set_param("io_records", "256"));
-	EXPECT_EQ(-EINVAL, set_param("io_track", "63"));
-	EXPECT_EQ(-EINVAL, set_param("io_track", "4194305"));
-	EXPECT_EQ(0, set_param("io_track", "100"));
+	EXPECT_EQ(-EINVAL, try_set_param("io_records", "255"));
+	EXPECT_EQ(-EINVAL, try_set_param("io_records", "16777217"));
+	EXPECT_EQ(-EINVAL, try_set_param("io_records", "many"));
+	EXPECT_EQ(0, try_set_param("io_records", "256"));
+	EXPECT_EQ(-EINVAL, try_set_param("io_track", "63"));
+	EXPECT_EQ(-EINVAL, try_set_param("io_track", "4194305"));
+	EXPECT_EQ(0, try_set_param("io_track", "100"));
 	reset_params();
 }
 

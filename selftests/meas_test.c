@@ -23,31 +23,8 @@
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
+#include "common.h"
 
-#define PARAM_DIR "/sys/module/meas/parameters/"
-
-static void set_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, value, strlen(value)) < 0) {
-		perror(path);
-		exit(1);
-	}
-	close(fd);
-}
-
-static struct meas_info info_of(int fd)
-{
-	struct meas_info info;
-
-	if (meas_info(fd, &info))
-		memset(&info, 0xff, sizeof(info));
-	return info;
-}
 
 static int read_c0(int fd, uint64_t *v)
 {
@@ -69,28 +46,6 @@ static uint64_t proc_stat_ctxt(void)
 	if (f)
 		fclose(f);
 	return v;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Drop every capability: what an unprivileged caller has. */
-static void drop_caps(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[2] = { 0 };
-
-	if (syscall(SYS_capset, &h, d)) {
-		perror("capset");
-		exit(1);
-	}
 }
 
 FIXTURE(meas) {
@@ -659,13 +614,10 @@ TEST_F(meas, morgue_on_close)
 static void pingpong(int n)
 {
 	int a[2], b[2], i;
-	cpu_set_t set;
 	pid_t pid;
 	char c = 0;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	pin_cpu(0);
 	if (pipe(a) || pipe(b))
 		exit(1);
 	pid = fork();
@@ -736,12 +688,7 @@ TEST_F(meas, idle_plus_cpu_is_elapsed)
 
 static int set_cpu1_online(int on)
 {
-	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
-	int ok = fd >= 0 && write(fd, on ? "1" : "0", 1) == 1;
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
+	return write_file(CPU1_ONLINE, on ? "1" : "0") ? -1 : 0;
 }
 
 /* A CPU's offline time is neither idle nor CPU time. */
@@ -752,7 +699,7 @@ TEST_F(meas, offline_cpu_time_not_counted)
 	int rc;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 2 ||
-	    access("/sys/devices/system/cpu/cpu1/online", W_OK))
+	    access(CPU1_ONLINE, W_OK))
 		SKIP(return, "needs exactly 2 CPUs, the second hot-pluggable");
 	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
 	t0 = now_s();

@@ -27,32 +27,10 @@
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
+#include "common.h"
 
-#define PARAM_DIR	"/sys/module/meas/parameters/"
 #define CLASS15		(1U << MEAS_CLASS_PROC)
 #define NOBODY		65534
-
-static void set_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, value, strlen(value)) < 0) {
-		perror(path);
-		exit(1);
-	}
-	close(fd);
-}
-
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* A field "Name:\t<n>" of /proc/<pid>/<file>. */
 static long long proc_field(pid_t pid, const char *file, const char *name)
@@ -667,18 +645,9 @@ static void spin_ms(void *arg)
 		;
 }
 
-static int pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void pinned_spin(void *arg)
 {
-	pin_cpu0();
+	pin_cpu(0);
 	spin_ms(arg);
 }
 

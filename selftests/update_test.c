@@ -24,8 +24,8 @@
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
+#include "common.h"
 
-#define PARAM_DIR	"/sys/module/meas/parameters/"
 #define EX_PARAM_DIR	"/sys/module/meas_example/parameters/"
 
 #define CA	5	/* the class most tests define */
@@ -79,20 +79,6 @@ static int define_test_class(int fd, int class, int *rc)
 	return meas_define(fd, &d, rc);
 }
 
-static void set_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, value, strlen(value)) < 0) {
-		perror(path);
-		exit(1);
-	}
-	close(fd);
-}
-
 static long read_long(const char *path)
 {
 	char buf[32] = "";
@@ -104,15 +90,6 @@ static long read_long(const char *path)
 	if (fd >= 0)
 		close(fd);
 	return v;
-}
-
-static struct meas_info info_of(int fd)
-{
-	struct meas_info info;
-
-	if (meas_info(fd, &info))
-		memset(&info, 0xff, sizeof(info));
-	return info;
 }
 
 static uint32_t defined_mask(int fd)
@@ -140,20 +117,6 @@ static int update(int fd, int class, int sub, int64_t entry, int64_t it,
 		  uint32_t flags, int64_t value, int *rc)
 {
 	return meas_update(fd, class, sub, entry, it, flags, value, rc);
-}
-
-/* Drop every capability: what an unprivileged caller has. */
-static void drop_caps(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[2] = { 0 };
-
-	if (syscall(SYS_capset, &h, d)) {
-		perror("capset");
-		exit(1);
-	}
 }
 
 static void undefine_quietly(int class)
@@ -1048,13 +1011,6 @@ static pid_t exec_true(void)
 	    WEXITSTATUS(status))
 		return -1;
 	return pid;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 FIXTURE(example) {
