@@ -146,11 +146,7 @@ static int exits_do(struct cmd_ctx *ctx, const struct exits_args *a)
 	int fd, sfd, err, rc;
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	meas_block_stop_signals(&set);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
 		return fail(ctx, errno, "signalfd");

@@ -11,10 +11,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "measctl.h"
 
 #define IOSTAT_INTERVAL_MIN	0.001
@@ -238,57 +236,33 @@ static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
 	fflush(stdout);
 }
 
-static int io_loop(struct cmd_ctx *ctx, int fd, const struct iostat_args *w,
-		   const sigset_t *set)
+static int io_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
+		   const void *args)
 {
-	uint64_t step = (uint64_t)(w->interval * 1e9), deadline, n;
+	const struct iostat_args *w = args;
 	struct io_snap a = { 0 }, b = { 0 };
 	int err, result, rc = EXIT_OK;
+	struct tick t;
 
 	err = io_snapshot(fd, &a, &result);
 	if (err)
 		return fail_call(ctx, "get", result, -err,
 				 "GETSTATISTICS of class 0 subclasses 1 and 4");
-	deadline = a.t_ns;
-	for (n = 1; !w->count || n <= w->count; n++) {
-		deadline += step;
-		if (!meas_wait_until(set, deadline))
-			break;
+	tick_init(&t, set, w->interval, w->count, a.t_ns);
+	while (tick_wait(&t)) {
 		err = io_snapshot(fd, &b, &result);
 		if (err) {
 			rc = fail_call(ctx, "get", result, -err,
 				       "GETSTATISTICS of class 0 subclasses 1 and 4");
 			break;
 		}
-		io_print(ctx, w, n, &a, &b);
+		io_print(ctx, w, t.n, &a, &b);
 		io_snap_free(&a);
 		a = b;
 		b.d = NULL;
-		if (a.t_ns > deadline + step)
-			deadline = a.t_ns;
+		tick_taken(&t, a.t_ns);
 	}
 	io_snap_free(&a);
-	return rc;
-}
-
-static int iostat_do(struct cmd_ctx *ctx, const struct iostat_args *w)
-{
-	int fd, err, result, rc;
-	sigset_t set;
-
-	meas_block_stop_signals(&set);
-	fd = open_dev(ctx);
-	if (fd < 0)
-		return EXIT_FAIL;
-	err = meas_start(fd, 1U << MEAS_CLASS_GLOBAL, &result);
-	if (err) {
-		rc = fail_call(ctx, "start", result, -err,
-			       "STARTSTATISTICS of class 0");
-	} else {
-		rc = io_loop(ctx, fd, w, &set);
-		meas_stop(fd, 1U << MEAS_CLASS_GLOBAL, NULL);
-	}
-	close(fd);
 	return rc;
 }
 
@@ -299,17 +273,10 @@ static int iostat_opt(struct cmd_ctx *ctx, int id, const char *arg,
 
 	switch (id) {
 	case 'i':
-		if (parse_seconds(arg, IOSTAT_INTERVAL_MIN, IOSTAT_INTERVAL_MAX,
-				  &w->interval))
-			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
-					   arg, IOSTAT_INTERVAL_MIN,
-					   IOSTAT_INTERVAL_MAX);
-		return EXIT_OK;
+		return interval_arg(ctx, arg, IOSTAT_INTERVAL_MIN,
+				    IOSTAT_INTERVAL_MAX, &w->interval);
 	case 'n':
-		if (parse_u64(arg, UINT32_MAX, &w->count) || !w->count)
-			return usage_error(ctx, "bad count '%s' (1 or more)",
-					   arg);
-		return EXIT_OK;
+		return count_arg(ctx, arg, UINT32_MAX, &w->count);
 	default:
 		w->idle = false;
 		return EXIT_OK;
@@ -333,50 +300,5 @@ int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (st.npos)
 		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
-	return iostat_do(ctx, &w);
-}
-
-/* ---- shared with iotrace ---------------------------------------------------- */
-
-/* Block the signals that end iostat and iotrace, to wait for them. */
-void meas_block_stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigprocmask(SIG_BLOCK, set, NULL);
-}
-
-/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
-bool meas_wait_until(const sigset_t *set, uint64_t deadline)
-{
-	struct timespec ts;
-	uint64_t now;
-
-	for (;;) {
-		now = mono_ns();
-		if (now >= deadline)
-			return true;
-		ts.tv_sec = (deadline - now) / 1000000000ULL;
-		ts.tv_nsec = (deadline - now) % 1000000000ULL;
-		if (sigtimedwait(set, NULL, &ts) > 0)
-			return false;
-		if (errno != EAGAIN && errno != EINTR)
-			return false;
-	}
-}
-
-/* Local time with milliseconds and the zone, as watch prints it. */
-void meas_timestamp(char *buf, size_t len)
-{
-	struct timespec ts;
-	char date[32], zone[8];
-	struct tm tm;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-	strftime(zone, sizeof(zone), "%z", &tm);
-	snprintf(buf, len, "%s.%03ld%s", date, ts.tv_nsec / 1000000L, zone);
+	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_loop, &w);
 }

@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "measctl.h"
@@ -147,9 +146,10 @@ static int iotrace_batch(struct cmd_ctx *ctx, int fd,
 	return EXIT_OK;
 }
 
-static int iotrace_loop(struct cmd_ctx *ctx, int fd,
-			const struct iotrace_args *a, const sigset_t *set)
+static int iotrace_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
+			const void *args)
 {
+	const struct iotrace_args *a = args;
 	uint32_t flags = a->all ? 0 : MEAS_IOTRACE_FROM_NOW;
 	uint64_t t0 = mono_ns(), end = 0, next;
 	struct iotrace_totals tot = { 0 };
@@ -197,27 +197,6 @@ static int iotrace_loop(struct cmd_ctx *ctx, int fd,
 	return rc;
 }
 
-static int iotrace_do(struct cmd_ctx *ctx, const struct iotrace_args *a)
-{
-	int fd, err, result, rc;
-	sigset_t set;
-
-	meas_block_stop_signals(&set);
-	fd = open_dev(ctx);
-	if (fd < 0)
-		return EXIT_FAIL;
-	err = meas_start(fd, 1U << MEAS_CLASS_IO, &result);
-	if (err) {
-		rc = fail_call(ctx, "start", result, -err,
-			       "STARTSTATISTICS of class 14");
-	} else {
-		rc = iotrace_loop(ctx, fd, a, &set);
-		meas_stop(fd, 1U << MEAS_CLASS_IO, NULL);
-	}
-	close(fd);
-	return rc;
-}
-
 static int iotrace_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		       void *data)
 {
@@ -225,21 +204,14 @@ static int iotrace_opt(struct cmd_ctx *ctx, int id, const char *arg,
 
 	switch (id) {
 	case 'i':
-		if (parse_seconds(arg, IOTRACE_POLL_MIN, IOTRACE_POLL_MAX,
-				  &a->poll))
-			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
-					   arg, IOTRACE_POLL_MIN,
-					   IOTRACE_POLL_MAX);
-		return EXIT_OK;
+		return interval_arg(ctx, arg, IOTRACE_POLL_MIN,
+				    IOTRACE_POLL_MAX, &a->poll);
 	case 'd':
 		if (parse_seconds(arg, 0.001, 86400 * 365.0, &a->duration))
 			return usage_error(ctx, "bad duration '%s'", arg);
 		return EXIT_OK;
 	case 'n':
-		if (parse_u64(arg, UINT64_MAX, &a->max) || !a->max)
-			return usage_error(ctx, "bad count '%s' (1 or more)",
-					   arg);
-		return EXIT_OK;
+		return count_arg(ctx, arg, UINT64_MAX, &a->max);
 	default:
 		a->all = true;
 		return EXIT_OK;
@@ -264,5 +236,5 @@ int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (st.npos)
 		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
-	return iotrace_do(ctx, &a);
+	return interval_hold(ctx, MEAS_CLASS_IO, iotrace_loop, &a);
 }

@@ -11,10 +11,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "measctl.h"
 
@@ -178,31 +176,12 @@ static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 	json_doc_end(&j);
 }
 
-/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
-static bool top_sleep(const sigset_t *set, uint64_t deadline)
-{
-	struct timespec ts;
-	uint64_t now;
-
-	for (;;) {
-		now = mono_ns();
-		if (now >= deadline)
-			return true;
-		ts.tv_sec = (deadline - now) / 1000000000ULL;
-		ts.tv_nsec = (deadline - now) % 1000000000ULL;
-		if (sigtimedwait(set, NULL, &ts) > 0)
-			return false;
-		if (errno != EAGAIN && errno != EINTR)
-			return false;
-	}
-}
-
 static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 		    const sigset_t *set)
 {
-	uint64_t step = (uint64_t)(t->interval * 1e9), deadline, n;
 	struct proc_snap a, b;
 	struct proc_row *rows = NULL;
+	struct tick tk;
 	size_t nrows;
 	double secs;
 	int rc;
@@ -210,11 +189,8 @@ static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 	rc = proc_snap_take(ctx, fd, &a);
 	if (rc)
 		return rc;
-	deadline = a.t_ns;
-	for (n = 1; !t->count || n <= t->count; n++) {
-		deadline += step;
-		if (!top_sleep(set, deadline))
-			break;
+	tick_init(&tk, set, t->interval, t->count, a.t_ns);
+	while (tick_wait(&tk)) {
 		rc = proc_snap_take(ctx, fd, &b);
 		if (rc)
 			break;
@@ -229,13 +205,12 @@ static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 		proc_rows_sort(rows, nrows, t->key);
 		secs = (double)(b.t_ns - a.t_ns) / 1e9;
 		if (ctx->json)
-			top_json(&b, rows, nrows, n, secs, t);
+			top_json(&b, rows, nrows, tk.n, secs, t);
 		else
-			top_text(&b, rows, nrows, n, secs, t);
+			top_text(&b, rows, nrows, tk.n, secs, t);
 		proc_snap_free(&a);
 		a = b;
-		if (a.t_ns > deadline + step)
-			deadline = a.t_ns;
+		tick_taken(&tk, a.t_ns);
 	}
 	free(rows);
 	proc_snap_free(&a);
@@ -247,12 +222,7 @@ static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
 	sigset_t set;
 	int fd, rc;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	fd = open_dev(ctx);
+	fd = interval_open(ctx, &set);
 	if (fd < 0)
 		return EXIT_FAIL;
 	rc = proc_hold(ctx, fd, "the live view");
@@ -268,17 +238,10 @@ static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 
 	switch (id) {
 	case 'i':
-		if (parse_seconds(arg, TOP_INTERVAL_MIN, TOP_INTERVAL_MAX,
-				  &t->interval))
-			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
-					   arg, TOP_INTERVAL_MIN,
-					   TOP_INTERVAL_MAX);
-		return EXIT_OK;
+		return interval_arg(ctx, arg, TOP_INTERVAL_MIN,
+				    TOP_INTERVAL_MAX, &t->interval);
 	case 'n':
-		if (parse_u64(arg, UINT32_MAX, &t->count) || !t->count)
-			return usage_error(ctx, "bad count '%s' (1 or more)",
-					   arg);
-		return EXIT_OK;
+		return count_arg(ctx, arg, UINT32_MAX, &t->count);
 	case 'N':
 		if (parse_u64(arg, UINT32_MAX, &t->lines))
 			return usage_error(ctx, "bad number of lines '%s'", arg);

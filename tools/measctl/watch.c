@@ -3,16 +3,12 @@
  * measctl watch: hold class 0 (and -c CLASSES) on our own open file and
  * print the class 0 subclass 0 rates every interval: one table per
  * interval under a timestamp line, or one JSON object per line.  Times
- * are shown as % of one CPU.  SIGINT, SIGTERM and SIGHUP are blocked and
- * waited for with sigtimedwait(), so a stop request is never lost between
- * two intervals; watch then STOPs its classes and exits 0.
+ * are shown as % of one CPU.  SIGINT, SIGTERM and SIGHUP end it cleanly
+ * (interval.c): watch then STOPs its classes and exits 0.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "measctl.h"
 
@@ -25,19 +21,6 @@ struct watch_args {
 	struct classes cls;
 };
 
-static void timestamp(char *buf, size_t len)
-{
-	struct timespec ts;
-	char date[32], zone[8];
-	struct tm tm;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-	strftime(zone, sizeof(zone), "%z", &tm);
-	snprintf(buf, len, "%s.%03ld%s", date, ts.tv_nsec / 1000000L, zone);
-}
-
 static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 			const struct c0_snap *a, const struct c0_snap *b,
 			const struct custom_watch *cw)
@@ -46,7 +29,7 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 	char ts[64];
 	struct json j;
 
-	timestamp(ts, sizeof(ts));
+	meas_timestamp(ts, sizeof(ts));
 	if (!ctx->json) {
 		printf("--- %s  interval %llu  %.3f s ---\n", ts,
 		       (unsigned long long)n, secs);
@@ -64,53 +47,27 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 	json_doc_end(&j);
 }
 
-/* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
-static bool watch_sleep(const sigset_t *set, uint64_t deadline)
-{
-	struct timespec ts;
-	uint64_t now;
-	int sig;
-
-	for (;;) {
-		now = mono_ns();
-		if (now >= deadline)
-			return true;
-		ts.tv_sec = (deadline - now) / 1000000000ULL;
-		ts.tv_nsec = (deadline - now) % 1000000000ULL;
-		sig = sigtimedwait(set, NULL, &ts);
-		if (sig > 0)
-			return false;
-		if (errno != EAGAIN && errno != EINTR)
-			return false;
-	}
-}
-
 static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
 		      const sigset_t *set, struct custom_watch *cw)
 {
-	uint64_t step = (uint64_t)(w->interval * 1e9), deadline, n;
 	struct c0_snap a, b;
 	int err, result;
+	struct tick t;
 
 	err = c0_snapshot(fd, &a, &result);
 	if (err)
 		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
 	custom_watch_snap(fd, cw);
-	deadline = a.t_ns;
-	for (n = 1; !w->count || n <= w->count; n++) {
-		deadline += step;
-		if (!watch_sleep(set, deadline))
-			break;
+	tick_init(&t, set, w->interval, w->count, a.t_ns);
+	while (tick_wait(&t)) {
 		err = c0_snapshot(fd, &b, &result);
 		if (err)
 			return fail_call(ctx, "get", result, -err,
 					 "GETSTATISTICS of class 0");
 		custom_watch_snap(fd, cw);
-		watch_print(ctx, n, &a, &b, cw);
+		watch_print(ctx, t.n, &a, &b, cw);
 		a = b;
-		/* Fell behind (suspended, slow terminal): start afresh. */
-		if (a.t_ns > deadline + step)
-			deadline = a.t_ns;
+		tick_taken(&t, a.t_ns);
 	}
 	return EXIT_OK;
 }
@@ -123,12 +80,7 @@ static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 	sigset_t set;
 	char cl[64];
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	fd = open_dev(ctx);
+	fd = interval_open(ctx, &set);
 	if (fd < 0)
 		return EXIT_FAIL;
 	if (w->cls.all && !meas_info(fd, &info))
@@ -158,17 +110,10 @@ static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
 
 	switch (id) {
 	case 'i':
-		if (parse_seconds(arg, WATCH_INTERVAL_MIN, WATCH_INTERVAL_MAX,
-				  &w->interval))
-			return usage_error(ctx, "bad interval '%s' (%g..%g s)",
-					   arg, WATCH_INTERVAL_MIN,
-					   WATCH_INTERVAL_MAX);
-		return EXIT_OK;
+		return interval_arg(ctx, arg, WATCH_INTERVAL_MIN,
+				    WATCH_INTERVAL_MAX, &w->interval);
 	case 'n':
-		if (parse_u64(arg, UINT32_MAX, &w->count) || !w->count)
-			return usage_error(ctx, "bad count '%s' (1 or more)",
-					   arg);
-		return EXIT_OK;
+		return count_arg(ctx, arg, UINT32_MAX, &w->count);
 	default:
 		return classes_arg(ctx, arg, &w->cls);
 	}
