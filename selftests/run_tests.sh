@@ -34,6 +34,9 @@ selftests/measctl/custom_test.sh || status=1
 "$out/proc_test" || status=1
 selftests/measctl/proc_cmds_test.sh || status=1
 
+# random ioctls: every errno must be one the uapi header documents
+"$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t 120 || status=1
+
 echo "TAP version 13"
 echo "1..3"
 exec 3</dev/meas

@@ -19,6 +19,7 @@
  *    the privilege (EPERM), nothing is copied back: callers preset
  *    result to MEAS_RC_NONE to tell these cases apart.  EINTR: a fatal
  *    signal came while the call waited for another one to finish.
+ *    ENOTTY: an ioctl number /dev/meas does not know.
  *    ENOMEM from GET: no memory for the snapshot of the items.
  *    EFAULT after a START or STOP whose struct could not be written back
  *    does not undo what the call did: MEAS_IOC_INFO tells the state.

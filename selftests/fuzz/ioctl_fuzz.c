@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bounded ioctl fuzzer of /dev/meas: random commands, truncated and
+ * oversized structs, reserved fields set, bad and kernel pointers, huge
+ * counts and negative items.  Every call must succeed or fail with an
+ * errno the uapi header documents; anything else is reported with the
+ * seed and iteration that reproduce it.
+ *   ioctl_fuzz [-n CALLS] [-t SECONDS] [-s SEED]
+ * Prints TAP.  Run as root in the test VM (it also enables classes,
+ * takes the clock and defines classes, all released on close).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/meas.h>
+
+#define NFDS	3
+#define BUFSZ	4096
+
+static const unsigned long cmds[] = {
+	MEAS_IOC_START, MEAS_IOC_STOP, MEAS_IOC_GET, MEAS_IOC_INFO,
+	MEAS_IOC_IOTRACE_READ, MEAS_IOC_GETCLOCK, MEAS_IOC_GIVECLOCK,
+	MEAS_IOC_CLOCKINFO, MEAS_IOC_DEFINE, MEAS_IOC_UNDEFINE,
+	MEAS_IOC_DESCRIBE, MEAS_IOC_UPDATE, MEAS_IOC_GETPROCSTATS,
+	MEAS_IOC_READACTIVE,
+};
+
+/* The errnos uapi/linux/meas.h documents, and ENOTTY for unknown ioctls. */
+static const int documented[] = {
+	E2BIG, EACCES, EALREADY, EBUSY, EEXIST, EFAULT, EINTR, EINVAL, EIO,
+	EMFILE, ENFILE, ENOBUFS, ENODATA, ENOENT, ENOMEM, EOPNOTSUPP,
+	EOVERFLOW, EPERM, ERANGE, ESRCH, ESTALE, ENOTTY,
+};
+
+static uint64_t rng;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int is_documented(int e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+		if (documented[i] == e)
+			return 1;
+	return 0;
+}
+
+/* An interesting 64-bit value: small, edge, huge or an address. */
+static uint64_t value(unsigned char *good, unsigned char *guard)
+{
+	static const uint64_t edges[] = {
+		0, 1, 2, 3, 7, 8, 15, 16, 100, 255, 4096, 0x7fffffff,
+		0x80000000, 0xffffffff, 0x7fffffffffffffffULL,
+		0x8000000000000000ULL, ~0ULL, ~0ULL - 2, 0xffff888000000000ULL,
+	};
+
+	switch (next() % 6) {
+	case 0:
+		return edges[next() % (sizeof(edges) / sizeof(edges[0]))];
+	case 1:
+		return (uintptr_t)good + next() % BUFSZ;
+	case 2:
+		return (uintptr_t)guard;
+	case 3:
+		return next() % 64;
+	case 4:
+		return -(int64_t)(next() % 8);
+	default:
+		return next();
+	}
+}
+
+/* A size field, then random words: everywhere, or within that size. */
+static void fill(unsigned char *buf, unsigned char *good, unsigned char *guard)
+{
+	uint32_t size, span;
+	uint64_t v;
+	size_t i;
+
+	switch (next() % 4) {
+	case 0:
+		size = next() % 600;
+		break;
+	case 1:
+		size = ~0U;
+		break;
+	default:
+		size = 24 + 8 * (next() % (next() % 3 ? 12 : 40));
+		break;
+	}
+	span = size < 512 ? (size + 7) / 8 : 64;
+	if (next() % 4 == 0) {
+		for (i = 0; i < 512; i += 8) {
+			v = value(good, guard);
+			memcpy(buf + i, &v, 8);
+		}
+	} else {
+		memset(buf, 0, 512);
+		for (i = 0; span && i < 1 + next() % 6; i++) {
+			v = value(good, guard);
+			memcpy(buf + (next() % span) * 8, &v, 8);
+		}
+	}
+	memcpy(buf, &size, 4);
+}
+
+static void reopen(int *fds)
+{
+	int i;
+
+	for (i = 0; i < NFDS; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = open(MEAS_DEVICE, O_RDWR | O_CLOEXEC);
+	}
+	/* descriptors that GETCLOCK may have returned */
+	for (i = 3; i < 1024; i++)
+		if (i != fds[0] && i != fds[1] && i != fds[2])
+			close(i);
+}
+
+int main(int argc, char **argv)
+{
+	long calls = 200000, secs = 120, n, bad = 0, ok = 0, hist[256] = { 0 };
+	unsigned char *buf, *map, *guard;
+	uint64_t seed = (uint64_t)time(NULL);
+	int fds[NFDS] = { -1, -1, -1 }, opt;
+	struct timespec t0, t;
+
+	while ((opt = getopt(argc, argv, "n:t:s:")) != -1) {
+		if (opt == 'n')
+			calls = strtol(optarg, NULL, 0);
+		else if (opt == 't')
+			secs = strtol(optarg, NULL, 0);
+		else if (opt == 's')
+			seed = strtoull(optarg, NULL, 0);
+		else
+			return 2;
+	}
+	rng = seed ? seed : 1;
+	map = mmap(NULL, 3 * BUFSZ, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || mprotect(map + 2 * BUFSZ, BUFSZ, PROT_NONE))
+		return 1;
+	buf = map + BUFSZ;
+	guard = map + 2 * BUFSZ;
+	printf("TAP version 13\n1..1\n# seed %llu\n", (unsigned long long)seed);
+	reopen(fds);
+	if (fds[0] < 0) {
+		printf("not ok 1 - open %s: %s\n", MEAS_DEVICE, strerror(errno));
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (n = 0; n < calls; n++) {
+		unsigned long cmd = cmds[next() % (sizeof(cmds) / sizeof(cmds[0]))];
+		void *arg = buf;
+		int r, e;
+
+		if (n % 1000 == 999) {
+			reopen(fds);
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (t.tv_sec - t0.tv_sec >= secs)
+				break;
+		}
+		if (next() % 16 == 0)
+			cmd = _IO(MEAS_IOC_TYPE, next() % 0x80);
+		fill(buf, map, guard);
+		switch (next() % 16) {
+		case 0:
+			arg = NULL;
+			break;
+		case 1:
+			arg = guard - 8;	/* struct runs into the guard page */
+			memcpy(arg, buf, 8);
+			break;
+		case 2:
+			arg = (void *)0xffff888000000000ULL;
+			break;
+		}
+		r = ioctl(fds[next() % NFDS], cmd, arg);
+		e = errno;
+		if (r >= 0) {
+			ok++;
+			continue;
+		}
+		hist[e & 0xff]++;
+		if (!is_documented(e)) {
+			if (bad++ < 20)
+				printf("# call %ld: ioctl 0x%lx -> errno %d (%s), not documented\n",
+				       n, cmd, e, strerror(e));
+		}
+	}
+	printf("# succeeded: %ld\n", ok);
+	for (opt = 0; opt < 256; opt++)
+		if (hist[opt])
+			printf("# %-12s %ld\n", strerror(opt), hist[opt]);
+	printf("%s 1 - %ld ioctl calls, every errno documented (%ld not)\n",
+	       bad ? "not ok" : "ok", n, bad);
+	return bad ? 1 : 0;
+}
