@@ -5,6 +5,8 @@
 #   make            module/meas.ko and the tools (W=1)
 #   make deps       install the Debian packages build, run and test need
 #   make check      unit tests on the host, selftests in the test VM
+#   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
+#                   kmemleak, UBSAN); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
 #   make bench      context-switch benchmark in the VM
 #   make sparse     sparse on every file of the module (C=2)
@@ -20,7 +22,8 @@ export KVER = $(shell modinfo -F vermagic module/meas.ko 2>/dev/null | cut -d' '
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all module tools deps check unit vmtest demo bench sparse checkpatch clean
+.PHONY: all module tools deps check check-debug unit vmtest demo bench sparse \
+	checkpatch clean
 
 all: module tools
 
@@ -44,6 +47,21 @@ check: deps
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) vmtest
+
+# The debug lane: meas.ko and the example built against the debug kernel
+# (selftests/debug-kernel/build.sh, cached) from a copy of the sources in
+# $(BUILD)/debug-src, so the objects of the normal build stay as they are.
+DEBUG_SRC := $(BUILD)/debug-src
+
+check-debug: tools
+	set -e; kdir=$$(selftests/debug-kernel/build.sh); \
+	mkdir -p $(DEBUG_SRC); \
+	tar -cf - --exclude='.*' --exclude='*.o' --exclude='*.o.d' \
+		--exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude=modules.order --exclude=Module.symvers \
+		Kbuild module uapi | tar -xf - -C $(DEBUG_SRC); \
+	$(MAKE) -C $$kdir M=$(DEBUG_SRC) W=1 modules; \
+	$(MAKE) -C selftests vmtest-debug DEBUG_KDIR=$$kdir DEBUG_SRC=$(DEBUG_SRC)
 
 demo: deps
 	$(MAKE) all

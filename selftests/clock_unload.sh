@@ -43,7 +43,7 @@ if grep -q '^meas ' /proc/modules && ! rmmod meas 2>/dev/null; then
 	done
 	exit 0
 fi
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 ok $? "insmod"
 
 hold -c pc
@@ -55,7 +55,7 @@ wait "$holder" 2>/dev/null
 rmmod meas
 ok $? "rmmod after the owner was killed"
 
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 hold -c snap
 ok $? "holder ticks (snapshot collector)"
 kill -9 "$holder"
@@ -67,6 +67,6 @@ ok $? "rmmod after the snapshot owner was killed"
 sleep 1
 grep -q '^meas ' /proc/modules
 ok $((! $?)) "meas unloaded, machine still running"
-insmod module/meas.ko && rmmod meas
+insmod "${MEAS_KO:-module/meas.ko}" && rmmod meas
 ok $? "load and unload again"
 exit $status

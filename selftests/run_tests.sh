@@ -9,7 +9,7 @@ set -u
 out=${1:?usage: run_tests.sh BUILD_DIR}
 status=0
 
-insmod module/meas.ko || { echo "not ok 1 - insmod meas.ko"; exit 1; }
+insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
 
 "$out/meas_test" || status=1
 

@@ -120,7 +120,7 @@ check "rmmod with a listener on the exits group" \
 	'[ $rc = 0 ] && ! grep -q "^meas " /proc/modules'
 wait $ex
 rc=$?
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 check "the listener ends normally; meas loads again" \
 	'[ $rc = 0 ] && grep -q "^meas " /proc/modules'
 

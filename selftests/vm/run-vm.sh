@@ -7,7 +7,8 @@
 # Usage:
 #   selftests/vm/run-vm.sh [--kernel PATH] [--cpus N] [--mem MB]
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
-#                          [--log FILE] [--disk FILE] -- CMD [ARGS...]
+#                          [--log FILE] [--disk FILE] [--modules DIR]
+#                          -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
 #                   defaults to the newest /lib/modules/<ver> that has a
@@ -22,6 +23,13 @@
 #                   full kernel log (dmesg at exit) to FILE.dmesg
 #   --disk FILE     attach FILE, a raw image, as a virtio-blk disk (the
 #                   guest's /dev/vda once virtio_blk is loaded); writable
+#   --modules DIR   the modules of a kernel that is not installed on the
+#                   host (a lib/modules/<ver> directory made by
+#                   modules_install; <ver> is the kernel version): the
+#                   virtio/9p modules are taken from there (none if the
+#                   kernel has them built in), and DIR is exported read-only
+#                   and mounted at /lib/modules/<ver> in the guest, on a
+#                   tmpfs, so that modprobe works there.  Needs --kernel.
 #
 # Environment:
 #   KVER            kernel version to boot (overrides auto-detection)
@@ -81,6 +89,7 @@ use_kvm=0
 append=""
 log=""
 disk=""
+moddir=""
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -99,6 +108,8 @@ while [ $# -gt 0 ]; do
 	--log=*) log=${1#*=}; shift ;;
 	--disk) [ $# -ge 2 ] || usage; disk=$2; shift 2 ;;
 	--disk=*) disk=${1#*=}; shift ;;
+	--modules) [ $# -ge 2 ] || usage; moddir=$2; shift 2 ;;
+	--modules=*) moddir=${1#*=}; shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -140,6 +151,17 @@ bzimage_version() {
 }
 
 kver=${KVER:-}
+if [ -n "$moddir" ]; then
+	[ -n "$kernel" ] || die "--modules needs --kernel"
+	[ -f "$moddir/modules.dep" ] || die "not a modules directory (no modules.dep): $moddir"
+	moddir=$(cd "$moddir" && pwd -P)
+	# The version is the directory's name (KVER may be the host's).
+	kver=$(basename "$moddir")
+	# modprobe -d ROOT looks in ROOT/lib/modules/<ver>.
+	modroot=$(cd "$moddir/../../.." && pwd -P)
+	[ "$modroot/lib/modules/$kver" -ef "$moddir" ] ||
+		die "--modules $moddir must be a <root>/lib/modules/<ver> directory"
+fi
 if [ -n "$kernel" ]; then
 	[ -r "$kernel" ] || die "kernel image not readable: $kernel"
 	if [ -z "$kver" ]; then
@@ -161,7 +183,7 @@ else
 	kernel=/boot/vmlinuz-$kver
 fi
 [ -r "$kernel" ] || die "kernel image not readable: $kernel"
-[ -d "/lib/modules/$kver" ] || die "no modules for $kver in /lib/modules/$kver"
+[ -n "$moddir" ] || [ -d "/lib/modules/$kver" ] || die "no modules for $kver in /lib/modules/$kver"
 
 # --- cached initramfs -----------------------------------------------------
 
@@ -217,6 +239,16 @@ mkdir -p "$R$REPO" 2>/dev/null
 mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
 	repo "$R$REPO" || fail "cannot mount the repository over 9p"
 
+# run-vm.sh --modules: the kernel's modules, over a third export, on a
+# tmpfs on /lib/modules (the host root is read-only).
+if [ -s /meas/modules ]; then
+	read -r KVER </meas/modules
+	mount -t tmpfs -o mode=0755 tmpfs $R/lib/modules || fail "tmpfs on /lib/modules"
+	mkdir -p "$R/lib/modules/$KVER"
+	mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
+		modules "$R/lib/modules/$KVER" || fail "cannot mount the modules over 9p"
+fi
+
 mkdir -p $R/run/meas
 cp /meas/* $R/run/meas/ || fail "per-run data missing"
 chroot $R /bin/bash "$REPO/selftests/vm/guest.sh"
@@ -226,10 +258,15 @@ off
 EOF
 
 # Modules needed to mount the host root over virtio-9p, in dependency order.
+# None if they are built in (modprobe prints "builtin NAME" for those).
+modprobe_d=()
+[ -z "$moddir" ] || modprobe_d=(-d "$modroot")
 modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
-	modprobe -S "$kver" --show-depends "$m" || die "modprobe -S $kver cannot resolve $m"
+	modprobe "${modprobe_d[@]}" -S "$kver" --show-depends "$m" ||
+		die "modprobe -S $kver cannot resolve $m"
 done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
-[ -n "$modlist" ] || die "no modules found for virtio/9p in /lib/modules/$kver"
+[ -n "$modlist" ] || [ -n "$moddir" ] ||
+	die "no modules found for virtio/9p in /lib/modules/$kver"
 
 cache=${MEAS_VM_CACHE:-/tmp/meas-vm}
 mkdir -p "$cache"
@@ -350,6 +387,7 @@ fi
 rd=$workdir/rundata
 mkdir -p "$rd/meas"
 printf '%s\n' "$repo" >"$rd/meas/repo"
+[ -z "$moddir" ] || printf '%s\n' "$kver" >"$rd/meas/modules"
 # Console loglevel while CMD runs, unless --append chose one.
 case " $append " in
 *" loglevel="* | *" quiet "* | *" debug "* | *" ignore_loglevel "*) : >"$rd/meas/loglevel" ;;
@@ -411,6 +449,11 @@ qemu=(qemu-system-x86_64
 	-fsdev "local,id=repo,path=$repo,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo
 	-kernel "$boot_image" -initrd "$workdir/initrd" -append "$cmdline")
+# shellcheck disable=SC2054
+if [ -n "$moddir" ]; then
+	qemu+=(-fsdev "local,id=modules,path=$moddir,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=modules,mount_tag=modules)
+fi
 if [ -n "$disk" ]; then
 	[ -f "$disk" ] && [ -w "$disk" ] || die "disk image not a writable file: $disk"
 	qemu+=(-drive "file=$disk,if=none,format=raw,id=disk0"
