@@ -167,12 +167,16 @@ static u32 blk_disk_slot(struct meas_blk *b, struct gendisk *disk)
 		      MEAS_NOSLOT;
 }
 
-/*
- * Requests of a disk in flight: what entered minus what left, on every
- * CPU.  The one place the hot path reads other CPUs' lines: O(CPUs)
- * reads, no writes (Documentation/io.rst).
+/**
+ * meas_blk_inflight() - requests of a disk in flight now
+ * @b: the block unit
+ * @slot: the disk's slot
+ *
+ * What entered minus what left, on every CPU.  The one place the hot
+ * path reads other CPUs' lines: O(CPUs) reads, no writes
+ * (Documentation/io.rst); the fold of subclass 4 uses it too.
  */
-static u64 blk_inflight(struct meas_blk *b, u32 slot)
+u64 meas_blk_inflight(struct meas_blk *b, u32 slot)
 {
 	s64 n = 0;
 	int cpu;
@@ -225,7 +229,7 @@ static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 
 	local_irq_save(irq);
 	if (slot != MEAS_NOSLOT)
-		depth = blk_inflight(b, slot);
+		depth = meas_blk_inflight(b, slot);
 	rec = meas_track_claim(&b->track, key);
 	if (rec) {
 		blk_fill_rec(rec, slot, depth, now);

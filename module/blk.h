@@ -167,6 +167,7 @@ struct meas_blk *meas_blk_get(unsigned int user, int *rc);
 void meas_blk_put(unsigned int user);
 struct meas_blk *meas_blk_live(void);
 void meas_blk_misc_sum(struct meas_blk *b, struct meas_blk_misc *out);
+u64 meas_blk_inflight(struct meas_blk *b, u32 slot);
 u64 *__percpu *meas_pcpu_rows_alloc(size_t words);
 void meas_pcpu_rows_free(u64 *__percpu *rows);
 void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out);

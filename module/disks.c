@@ -213,21 +213,6 @@ static void disks_ldev(struct meas_class *cls, u64 k, u64 key,
 	slot[1] = entry - cls->region;
 }
 
-/* Requests of a slot in flight now: what entered minus what left. */
-static u64 disks_inflight(struct meas_blk *blk, u32 slot)
-{
-	s64 n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		const u64 *d = *per_cpu_ptr(blk->depth, cpu) +
-			       slot * MEAS_DEPTH_WORDS;
-
-		n += READ_ONCE(d[MEAS_DEPTH_IN]) - READ_ONCE(d[MEAS_DEPTH_OUT]);
-	}
-	return n > 0 ? n : 0;
-}
-
 /* Add the counters of one disk slot into its entries of subclasses 1, 4. */
 static u64 disks_fold_slot(struct meas_class *cls, struct meas_blk *blk,
 			   struct meas_blk_c0 *c0, u32 slot, u64 key,
@@ -246,7 +231,7 @@ static u64 disks_fold_slot(struct meas_class *cls, struct meas_blk *blk,
 		d[i] += sum[MEAS_ROW_DISC + i];
 	for (i = 1; i < MEAS_C0_XFER_ITEMS; i++)
 		x[i] += sum[MEAS_ROW_XFER + i];
-	x[MEAS_C0_XFER_INFLIGHT] += disks_inflight(blk, slot);
+	x[MEAS_C0_XFER_INFLIGHT] += meas_blk_inflight(blk, slot);
 	if (!entry)
 		return 0;
 	d[MEAS_C0_DISC_DEV] = key;
