@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "common.h"
 
@@ -101,4 +103,138 @@ int pin_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+uint64_t proc_stat_ctxt(void)
+{
+	unsigned long long v = 0;
+	char line[256];
+	FILE *f = fopen("/proc/stat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %llu", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+void pingpong(int n)
+{
+	int a[2], b[2], i;
+	pid_t pid;
+	char c = 0;
+
+	pin_cpu(0);
+	if (pipe(a) || pipe(b))
+		exit(1);
+	pid = fork();
+	if (!pid) {
+		for (i = 0; i < n; i++)
+			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			break;
+	waitpid(pid, NULL, 0);
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+
+int diskstats(const char *name, struct dstats *d)
+{
+	unsigned long long v[17];
+	char line[512], n[64];
+	FILE *f = fopen("/proc/diskstats", "r");
+	int found = -1;
+
+	memset(d, 0, sizeof(*d));
+	while (f && fgets(line, sizeof(line), f)) {
+		memset(v, 0, sizeof(v));
+		if (sscanf(line, "%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   n, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
+			   &v[14], &v[15], &v[16]) < 12 || strcmp(n, name))
+			continue;
+		d->rd = v[0];
+		d->rd_sect = v[2];
+		d->wr = v[4];
+		d->wr_sect = v[6];
+		d->disc = v[11];
+		d->disc_sect = v[13];
+		d->flush = v[15];
+		found = 0;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int wait_node(const char *path)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!stat(path, &st) && S_ISBLK(st.st_mode))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+bool null_blk_loaded(void)
+{
+	return !access("/sys/module/null_blk", F_OK);
+}
+
+/* Every exec is slow in the VM: only when there is something to do. */
+void null_blk_unload(void)
+{
+	int i;
+
+	for (i = 0; i < 50 && null_blk_loaded(); i++)
+		if (system("rmmod null_blk 2>/dev/null"))
+			usleep(50000);
+}
+
+int null_blk_load(const char *params)
+{
+	char cmd[256];
+
+	null_blk_unload();
+	snprintf(cmd, sizeof(cmd), "modprobe null_blk %s", params);
+	if (system(cmd))
+		return -1;
+	return wait_node("/dev/nullb0");
+}
+
+int do_io(const char *path, int reads, int writes, int extra_flags,
+	  uint64_t first)
+{
+	int fd = open(path, O_RDWR | O_DIRECT | extra_flags);
+	const int bs = DIRECT_IO_BS;
+	void *buf;
+	int i, err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (posix_memalign(&buf, bs, bs)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	memset(buf, 0x5a, bs);
+	for (i = 0; i < reads && !err; i++)
+		if (pread(fd, buf, bs, (first + i) * bs) != bs)
+			err = -EIO;
+	for (i = 0; i < writes && !err; i++)
+		if (pwrite(fd, buf, bs, (first + reads + i) * bs) != bs)
+			err = -EIO;
+	free(buf);
+	close(fd);
+	return err;
 }

@@ -2,11 +2,14 @@
 /*
  * Small helpers shared by the in-VM selftests (meas_test, clock_test,
  * update_test, proc_test, io_test): module parameters, capabilities,
- * clocks and CPU affinity.  Built once into libselftest.a.
+ * clocks, CPU affinity, and the independent truth counters are checked
+ * against (/proc/stat, /proc/diskstats, null_blk).  Built once into
+ * libselftest.a.
  */
 #ifndef MEAS_SELFTEST_COMMON_H
 #define MEAS_SELFTEST_COMMON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -39,5 +42,37 @@ void sleep_ms(unsigned int ms);
 
 /* Bind the calling thread to @cpu: sched_setaffinity's result. */
 int pin_cpu(int cpu);
+
+/* ---- independent truth: /proc/stat, /proc/diskstats, null_blk ---------- */
+
+#define DIRECT_IO_BS	4096	/* bytes of each do_io() request */
+
+/* The "ctxt" line of /proc/stat: context switches since boot. */
+uint64_t proc_stat_ctxt(void);
+
+/* @n round trips of one byte between two processes pinned to CPU 0. */
+void pingpong(int n);
+
+struct dstats {
+	uint64_t rd, rd_sect, wr, wr_sect, disc, disc_sect, flush;
+};
+
+/* /proc/diskstats: the disk's reads, writes, discards and flushes. */
+int diskstats(const char *name, struct dstats *d);
+
+/* Wait up to 5 s for a block device node (devtmpfs creates it). */
+int wait_node(const char *path);
+
+bool null_blk_loaded(void);
+void null_blk_unload(void);
+/* modprobe null_blk @params and wait for /dev/nullb0: 0 or -1. */
+int null_blk_load(const char *params);
+
+/*
+ * @reads O_DIRECT reads and @writes writes of DIRECT_IO_BS bytes at block
+ * @first onwards of the device @path: 0 or -errno.
+ */
+int do_io(const char *path, int reads, int writes, int extra_flags,
+	  uint64_t first);
 
 #endif

@@ -54,43 +54,6 @@ static int run(const char *fmt, ...)
 	return system(cmd);
 }
 
-/* Wait up to 5 s for a device node (devtmpfs creates it). */
-static int wait_node(const char *path)
-{
-	struct stat st;
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if (!stat(path, &st) && S_ISBLK(st.st_mode))
-			return 0;
-		usleep(10000);
-	}
-	return -1;
-}
-
-static bool null_blk_loaded(void)
-{
-	return !access("/sys/module/null_blk", F_OK);
-}
-
-/* Every exec is slow in the VM: only when there is something to do. */
-static void null_blk_unload(void)
-{
-	int i;
-
-	for (i = 0; i < 50 && null_blk_loaded(); i++)
-		if (run("rmmod null_blk 2>/dev/null"))
-			usleep(50000);
-}
-
-static int null_blk_load(const char *params)
-{
-	null_blk_unload();
-	if (run("modprobe null_blk %s", params))
-		return -1;
-	return wait_node("/dev/nullb0");
-}
-
 static uint64_t dev_of(const char *path)
 {
 	struct stat st;
@@ -98,68 +61,6 @@ static uint64_t dev_of(const char *path)
 	if (stat(path, &st))
 		return 0;
 	return MEAS_DEV(major(st.st_rdev), minor(st.st_rdev));
-}
-
-struct dstats {
-	uint64_t rd, rd_sect, wr, wr_sect, disc, disc_sect, flush;
-};
-
-/* /proc/diskstats: the disk's reads, writes, discards and flushes. */
-static int diskstats(const char *name, struct dstats *d)
-{
-	unsigned long long v[17];
-	char line[512], n[64];
-	FILE *f = fopen("/proc/diskstats", "r");
-	int found = -1;
-
-	memset(d, 0, sizeof(*d));
-	while (f && fgets(line, sizeof(line), f)) {
-		memset(v, 0, sizeof(v));
-		if (sscanf(line, "%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			   n, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			   &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
-			   &v[14], &v[15], &v[16]) < 12 || strcmp(n, name))
-			continue;
-		d->rd = v[0];
-		d->rd_sect = v[2];
-		d->wr = v[4];
-		d->wr_sect = v[6];
-		d->disc = v[11];
-		d->disc_sect = v[13];
-		d->flush = v[15];
-		found = 0;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
-/* ---- the workload --------------------------------------------------------- */
-
-/* @reads O_DIRECT reads and @writes writes of BS bytes at block @first... */
-static int do_io(const char *path, int reads, int writes, int extra_flags,
-		 uint64_t first)
-{
-	int fd = open(path, O_RDWR | O_DIRECT | extra_flags);
-	void *buf;
-	int i, err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (posix_memalign(&buf, BS, BS)) {
-		close(fd);
-		return -ENOMEM;
-	}
-	memset(buf, 0x5a, BS);
-	for (i = 0; i < reads && !err; i++)
-		if (pread(fd, buf, BS, (first + i) * BS) != BS)
-			err = -EIO;
-	for (i = 0; i < writes && !err; i++)
-		if (pwrite(fd, buf, BS, (first + reads + i) * BS) != BS)
-			err = -EIO;
-	free(buf);
-	close(fd);
-	return err;
 }
 
 /* ---- class 0 subclasses 1 and 4 ------------------------------------------- */

@@ -34,20 +34,6 @@ static int read_c0(int fd, uint64_t *v)
 			MEAS_C0_FIXED_ITEMS * sizeof(*v), &rc);
 }
 
-static uint64_t proc_stat_ctxt(void)
-{
-	unsigned long long v = 0;
-	char line[256];
-	FILE *f = fopen("/proc/stat", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "ctxt %llu", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return v;
-}
-
 FIXTURE(meas) {
 	int fd;
 };
@@ -610,32 +596,6 @@ TEST_F(meas, morgue_on_close)
 }
 
 /* Counters against independent accounting */
-
-static void pingpong(int n)
-{
-	int a[2], b[2], i;
-	pid_t pid;
-	char c = 0;
-
-	pin_cpu(0);
-	if (pipe(a) || pipe(b))
-		exit(1);
-	pid = fork();
-	if (!pid) {
-		for (i = 0; i < n; i++)
-			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	for (i = 0; i < n; i++)
-		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
-			break;
-	waitpid(pid, NULL, 0);
-	close(a[0]);
-	close(a[1]);
-	close(b[0]);
-	close(b[1]);
-}
 
 TEST_F(meas, launches_follow_pingpong_and_ctxt)
 {
