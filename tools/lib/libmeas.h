@@ -170,4 +170,20 @@ int meas_dev_name(uint64_t dev, char *buf, size_t len);
 /* Text of a MEAS_IOTRACE_* code ("iotrace"), NULL for other calls. */
 const char *meas_io_result_str(const char *call, int result);
 
+/* ---- task measurement: START/STOP-TASK-MEASUREMENT (task.c) ------------ */
+
+#include <linux/meas_task.h>
+
+/*
+ * START: the caller fills flags, pid, pcounter_ms, load_info and path;
+ * size, result (MEAS_RC_NONE), file_errno and session are set here.
+ */
+int meas_task_start(int fd, struct meas_task_start *s);
+/* STOP of process @pid (0: the caller's own); @s receives the reply. */
+int meas_task_stop(int fd, int32_t pid, struct meas_task_stop *s);
+/* The standard file of user @uid measuring @pid (MEAS_TASK_STD_FMT). */
+int meas_task_std_path(uint32_t uid, int32_t pid, char *buf, size_t len);
+/* What a MEAS_TASK_* code says of the process ("is already measured"). */
+const char *meas_task_result_str(int result);
+
 #endif /* LIBMEAS_H */
