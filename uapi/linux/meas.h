@@ -942,6 +942,15 @@ struct meas_readactive {
  *  - MEAS_CMD_GET: the record of one process; with NLM_F_DUMP, every
  *    used entry the sender may see.  ENODATA: class 15 not enabled;
  *    ESRCH: no such process for the sender.
+ *  - Requests meas never sees fail in the generic netlink layer:
+ *    EINVAL: a message shorter than its headers, the reserved byte of
+ *    the genetlink header set, an attribute of an unknown type, of the
+ *    wrong length, or with NLA_F_NESTED or NLA_F_NET_BYTEORDER set;
+ *    EOPNOTSUPP: a command the family does not serve (only
+ *    MEAS_CMD_GET is; MEAS_CMD_EXIT is sent by the kernel); EBUSY: a
+ *    dump is still running on the socket.  ENOMEM, EMSGSIZE:
+ *    no memory or room for a reply.  EINTR: the sender was killed while
+ *    it waited for another call.
  *  - MEAS_CMD_EXIT: sent to the multicast group "exits" (binding needs
  *    CAP_SYS_ADMIN) with the final record of each process that exits
  *    and MEAS_A_SEQ, numbered from 1 since class 15 was enabled: a
