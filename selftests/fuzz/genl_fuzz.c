@@ -30,6 +30,8 @@
 #include <linux/netlink.h>
 #include <linux/meas.h>
 
+#include "fuzz.h"
+
 #define MSG_MAX		4096
 #define BIG_BUF		65536	/* a read that holds any message */
 #define REPLY_WAIT_MS	2000
@@ -39,15 +41,11 @@ static const int documented[] = {
 	ENODATA, ESRCH, EINVAL, EOPNOTSUPP, EBUSY, ENOMEM, EMSGSIZE, EINTR,
 };
 
-static uint64_t rng;
 static uint32_t seq;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 11);
+	return (uint32_t)(fuzz_next() >> 11);
 }
 
 struct tally {
@@ -224,21 +222,12 @@ static void fill_attrs(char *msg, size_t *len, size_t room, int depth)
 	}
 }
 
-static int is_documented(int e)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
-		if (documented[i] == e)
-			return 1;
-	return 0;
-}
-
 static void note_error(struct tally *t, int e, long n, const char *what)
 {
 	t->errors++;
 	t->hist[e & 0xff]++;
-	if (!is_documented(e) && t->undocumented++ < 20)
+	if (!fuzz_errno_in(documented, sizeof(documented) / sizeof(documented[0]),
+			   e) && t->undocumented++ < 20)
 		printf("# message %ld: %s errno %d (%s), not documented\n",
 		       n, what, e, strerror(e));
 }
@@ -393,29 +382,20 @@ static void drain_exits(int l, struct tally *t)
 
 int main(int argc, char **argv)
 {
-	long calls = 20000, secs = 120, n, nproc = 300;
-	uint64_t seed = (uint64_t)time(NULL);
+	struct fuzz_opts o = { .calls = 20000, .secs = 120, .extra = 300 };
 	struct tally t = { 0 };
+	struct timespec t0, now;
+	long n, nproc;
 	uint16_t family;
 	uint32_t exits, sq;
-	struct timespec t0, now;
-	int s, l, mfd, opt, enabled = 0, e;
+	int s, l, mfd, enabled = 0, e;
 	pid_t *pids;
 
-	while ((opt = getopt(argc, argv, "n:t:s:p:")) != -1) {
-		if (opt == 'n')
-			calls = strtol(optarg, NULL, 0);
-		else if (opt == 't')
-			secs = strtol(optarg, NULL, 0);
-		else if (opt == 's')
-			seed = strtoull(optarg, NULL, 0);
-		else if (opt == 'p')
-			nproc = strtol(optarg, NULL, 0);
-		else
-			return 2;
-	}
-	rng = seed ? seed : 1;
-	printf("TAP version 13\n1..2\n# seed %llu\n", (unsigned long long)seed);
+	if (fuzz_opts(argc, argv, 'p', &o))
+		return 2;
+	fuzz_seed(o.seed);
+	nproc = o.extra;
+	printf("TAP version 13\n1..2\n# seed %llu\n", (unsigned long long)o.seed);
 	s = nl_socket(0);
 	mfd = open(MEAS_DEVICE, O_RDWR | O_CLOEXEC);
 	if (s < 0 || mfd < 0 || resolve(s, &family, &exits)) {
@@ -433,14 +413,14 @@ int main(int argc, char **argv)
 	pids = calloc(nproc > 0 ? nproc : 1, sizeof(*pids));
 	spawn_sleepers(pids, nproc);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (n = 0; n < calls; n++) {
+	for (n = 0; n < o.calls; n++) {
 		struct meas_start st = { .size = sizeof(st), .classmask = 1U << 15 };
 		int expect, r;
 		size_t bufsz;
 
 		if (n % 500 == 0) {
 			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - t0.tv_sec >= secs)
+			if (now.tv_sec - t0.tv_sec >= o.secs)
 				break;
 			/* class 15 on and off under the requests */
 			if (ioctl(mfd, enabled ? MEAS_IOC_STOP : MEAS_IOC_START, &st) == 0)

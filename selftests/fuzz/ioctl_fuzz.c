@@ -7,7 +7,8 @@
  * seed and iteration that reproduce it.
  *   ioctl_fuzz [-n CALLS] [-t SECONDS] [-s SEED]
  * Prints TAP.  Run as root in the test VM (it also enables classes,
- * takes the clock and defines classes, all released on close).
+ * takes the clock, defines classes and starts task measurements, all
+ * released on close or stopped at the end; it works in /tmp).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/meas.h>
+#if __has_include(<linux/meas_task.h>)
+#include <linux/meas_task.h>
+#endif
+
+#include "fuzz.h"
 
 #define NFDS	3
 #define BUFSZ	4096
@@ -30,6 +36,9 @@ static const unsigned long cmds[] = {
 	MEAS_IOC_CLOCKINFO, MEAS_IOC_DEFINE, MEAS_IOC_UNDEFINE,
 	MEAS_IOC_DESCRIBE, MEAS_IOC_UPDATE, MEAS_IOC_GETPROCSTATS,
 	MEAS_IOC_READACTIVE,
+#ifdef MEAS_IOC_TASK_START
+	MEAS_IOC_TASK_START, MEAS_IOC_TASK_STOP,
+#endif
 };
 
 /* The errnos uapi/linux/meas.h documents, and ENOTTY for unknown ioctls. */
@@ -37,27 +46,10 @@ static const int documented[] = {
 	E2BIG, EACCES, EALREADY, EBUSY, EEXIST, EFAULT, EINTR, EINVAL, EIO,
 	EMFILE, ENFILE, ENOBUFS, ENODATA, ENOENT, ENOMEM, EOPNOTSUPP,
 	EOVERFLOW, EPERM, ERANGE, ESRCH, ESTALE, ENOTTY,
+#ifdef MEAS_IOC_TASK_START
+	ENOSPC, EMEDIUMTYPE,
+#endif
 };
-
-static uint64_t rng;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int is_documented(int e)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
-		if (documented[i] == e)
-			return 1;
-	return 0;
-}
 
 /* An interesting 64-bit value: small, edge, huge or an address. */
 static uint64_t value(unsigned char *good, unsigned char *guard)
@@ -68,19 +60,19 @@ static uint64_t value(unsigned char *good, unsigned char *guard)
 		0x8000000000000000ULL, ~0ULL, ~0ULL - 2, 0xffff888000000000ULL,
 	};
 
-	switch (next() % 6) {
+	switch (fuzz_next() % 6) {
 	case 0:
-		return edges[next() % (sizeof(edges) / sizeof(edges[0]))];
+		return edges[fuzz_next() % (sizeof(edges) / sizeof(edges[0]))];
 	case 1:
-		return (uintptr_t)good + next() % BUFSZ;
+		return (uintptr_t)good + fuzz_next() % BUFSZ;
 	case 2:
 		return (uintptr_t)guard;
 	case 3:
-		return next() % 64;
+		return fuzz_next() % 64;
 	case 4:
-		return -(int64_t)(next() % 8);
+		return -(int64_t)(fuzz_next() % 8);
 	default:
-		return next();
+		return fuzz_next();
 	}
 }
 
@@ -91,36 +83,50 @@ static void fill(unsigned char *buf, unsigned char *good, unsigned char *guard)
 	uint64_t v;
 	size_t i;
 
-	switch (next() % 4) {
+	switch (fuzz_next() % 4) {
 	case 0:
-		size = next() % 600;
+		size = fuzz_next() % 600;
 		break;
 	case 1:
 		size = ~0U;
 		break;
 	default:
-		size = 24 + 8 * (next() % (next() % 3 ? 12 : 40));
+		size = 24 + 8 * (fuzz_next() % (fuzz_next() % 3 ? 12 : 40));
 		break;
 	}
 	span = size < 512 ? (size + 7) / 8 : 64;
-	if (next() % 4 == 0) {
+	if (fuzz_next() % 4 == 0) {
 		for (i = 0; i < 512; i += 8) {
 			v = value(good, guard);
 			memcpy(buf + i, &v, 8);
 		}
 	} else {
 		memset(buf, 0, 512);
-		for (i = 0; span && i < 1 + next() % 6; i++) {
+		for (i = 0; span && i < 1 + fuzz_next() % 6; i++) {
 			v = value(good, guard);
-			memcpy(buf + (next() % span) * 8, &v, 8);
+			memcpy(buf + (fuzz_next() % span) * 8, &v, 8);
 		}
 	}
 	memcpy(buf, &size, 4);
 }
 
+/* End the task measurements the random calls may have started on @pid. */
+static void task_stop(int fd, int pid)
+{
+#ifdef MEAS_IOC_TASK_START
+	struct meas_task_stop ts = { .size = sizeof(ts), .pid = pid };
+
+	ioctl(fd, MEAS_IOC_TASK_STOP, &ts);
+#endif
+}
+
 static void reopen(int *fds)
 {
 	int i;
+
+	/* a measurement of this process would grow its file without end */
+	if (fds[0] >= 0)
+		task_stop(fds[0], 0);
 
 	for (i = 0; i < NFDS; i++) {
 		if (fds[i] >= 0)
@@ -135,51 +141,46 @@ static void reopen(int *fds)
 
 int main(int argc, char **argv)
 {
-	long calls = 200000, secs = 120, n, bad = 0, ok = 0, hist[256] = { 0 };
+	struct fuzz_opts o = { .calls = 200000, .secs = 120 };
+	long n, bad = 0, ok = 0, hist[256] = { 0 };
 	unsigned char *buf, *map, *guard;
-	uint64_t seed = (uint64_t)time(NULL);
 	int fds[NFDS] = { -1, -1, -1 }, opt;
 	struct timespec t0, t;
 
-	while ((opt = getopt(argc, argv, "n:t:s:")) != -1) {
-		if (opt == 'n')
-			calls = strtol(optarg, NULL, 0);
-		else if (opt == 't')
-			secs = strtol(optarg, NULL, 0);
-		else if (opt == 's')
-			seed = strtoull(optarg, NULL, 0);
-		else
-			return 2;
-	}
-	rng = seed ? seed : 1;
+	if (fuzz_opts(argc, argv, 0, &o))
+		return 2;
+	fuzz_seed(o.seed);
 	map = mmap(NULL, 3 * BUFSZ, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED || mprotect(map + 2 * BUFSZ, BUFSZ, PROT_NONE))
 		return 1;
 	buf = map + BUFSZ;
 	guard = map + 2 * BUFSZ;
-	printf("TAP version 13\n1..1\n# seed %llu\n", (unsigned long long)seed);
+	printf("TAP version 13\n1..1\n# seed %llu\n", (unsigned long long)o.seed);
+	/* relative paths a random call may give land on a tmpfs */
+	if (chdir("/tmp"))
+		return 1;
 	reopen(fds);
 	if (fds[0] < 0) {
 		printf("not ok 1 - open %s: %s\n", MEAS_DEVICE, strerror(errno));
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (n = 0; n < calls; n++) {
-		unsigned long cmd = cmds[next() % (sizeof(cmds) / sizeof(cmds[0]))];
+	for (n = 0; n < o.calls; n++) {
+		unsigned long cmd = cmds[fuzz_next() % (sizeof(cmds) / sizeof(cmds[0]))];
 		void *arg = buf;
 		int r, e;
 
 		if (n % 1000 == 999) {
 			reopen(fds);
 			clock_gettime(CLOCK_MONOTONIC, &t);
-			if (t.tv_sec - t0.tv_sec >= secs)
+			if (t.tv_sec - t0.tv_sec >= o.secs)
 				break;
 		}
-		if (next() % 16 == 0)
-			cmd = _IO(MEAS_IOC_TYPE, next() % 0x80);
+		if (fuzz_next() % 16 == 0)
+			cmd = _IO(MEAS_IOC_TYPE, fuzz_next() % 0x80);
 		fill(buf, map, guard);
-		switch (next() % 16) {
+		switch (fuzz_next() % 16) {
 		case 0:
 			arg = NULL;
 			break;
@@ -191,19 +192,22 @@ int main(int argc, char **argv)
 			arg = (void *)0xffff888000000000ULL;
 			break;
 		}
-		r = ioctl(fds[next() % NFDS], cmd, arg);
+		r = ioctl(fds[fuzz_next() % NFDS], cmd, arg);
 		e = errno;
 		if (r >= 0) {
 			ok++;
 			continue;
 		}
 		hist[e & 0xff]++;
-		if (!is_documented(e)) {
+		if (!fuzz_errno_in(documented, sizeof(documented) /
+				   sizeof(documented[0]), e)) {
 			if (bad++ < 20)
 				printf("# call %ld: ioctl 0x%lx -> errno %d (%s), not documented\n",
 				       n, cmd, e, strerror(e));
 		}
 	}
+	for (opt = 1; fds[0] >= 0 && opt < 70; opt++)
+		task_stop(fds[0], opt);
 	printf("# succeeded: %ld\n", ok);
 	for (opt = 0; opt < 256; opt++)
 		if (hist[opt])
