@@ -97,6 +97,23 @@ static const struct command commands[] = {
 	  "stream the final record of each process that exits (generic\n"
 	  "    netlink group 'exits', CAP_SYS_ADMIN); reports missed ones;\n"
 	  "    -l: listen only, class 15 held by someone else" }, 
+	/* task measurement (task.c, taskreport.c) */
+	{ "task", cmd_task,
+	  "start|stop|run|report ...\n"
+	  "  measctl task start [--pid PID] [-i MS|none] [--svc] [--load std|detailed]\n"
+	  "    [--file PATH]\n"
+	  "  measctl task stop [PID]\n"
+	  "  measctl task run [-i MS|none] [--svc] [--load std|detailed] [--file PATH]\n"
+	  "    [--report] [--top N] [--] CMD [ARGS...]\n"
+	  "  measctl task report [--session N|--all] [--top N] FILE",
+	  "openSM2 task measurement: START-TASK-MEASUREMENT of PID (default:\n"
+	  "    the calling shell) with program counter samples every MS ms\n"
+	  "    of its CPU time, system calls (--svc) and load information,\n"
+	  "    into PATH (default /var/tmp/meas-task.UID.PID); STOP; run:\n"
+	  "    measure CMD from its start to its exit, print a summary (and\n"
+	  "    the report), exit with CMD's status; report: samples by object\n"
+	  "    and function, system calls by name and address, load\n"
+	  "    information (default: the file's last session)" },
 	{ "help", NULL, "[COMMAND]", "print this help" },
 };
 

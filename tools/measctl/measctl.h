@@ -170,6 +170,7 @@ int cmd_header(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv);	/* profile.c */
+int cmd_task(struct cmd_ctx *ctx, int argc, char **argv);	/* task.c */
 
 /* ---- report.c: class 0 subclass 0 snapshots and their deltas ------------ */
 

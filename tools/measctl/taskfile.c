@@ -370,8 +370,11 @@ int tf_parse(const void *buf, size_t len, struct tf_file *f)
 		if (len - off < TF_HEAD)
 			goto truncated;
 		memcpy(&h, p + off, sizeof(h));
+		if (!off && (h.size < TF_HEAD || h.size % 8))
+			return tf_error(f, -EMEDIUMTYPE, off,
+					"not a meas task file");
 		if (h.size < TF_HEAD || h.size % 8)
-			return tf_error(f, off ? -EBADMSG : -EMEDIUMTYPE, off,
+			return tf_error(f, -EBADMSG, off,
 					"record size %u is not a multiple of 8 of at least %zu",
 					h.size, TF_HEAD);
 		if (h.size > len - off)
