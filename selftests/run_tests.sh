@@ -42,6 +42,9 @@ selftests/measctl/proc_cmds_test.sh || status=1
 # info leaks: replies and records against a 0xa5 pattern
 "$out/leak_test" || status=1
 
+# allocation failures one at a time; skipped without fail-nth
+"$out/failslab_test" || status=1
+
 # stress: 32 workers, kill -9 storm, rmmod attempts (10 s; the debug lane 60)
 selftests/stress/stress.sh "$out" "${MEAS_STRESS_SECONDS:-10}" || status=1
 
