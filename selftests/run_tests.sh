@@ -76,4 +76,6 @@ fi
 
 # the shared clock: unloading while it ticks (loads meas.ko itself)
 selftests/clock_unload.sh "$out" || status=1
+# unloading with netlink listeners, a dump half read, requests racing
+"$out/unload_test" || status=1
 exit $status
