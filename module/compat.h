@@ -132,4 +132,23 @@ static inline struct gendisk *meas_bio_disk(struct bio *bio)
 #define REQ_POLLED	0
 #endif
 
+/* ---- task measurement ------------------------------------------------ */
+
+/* The system call numbering of this kernel, for the task file's readers. */
+#include <uapi/linux/audit.h>
+#if defined(CONFIG_X86_64)
+#define MEAS_AUDIT_ARCH		AUDIT_ARCH_X86_64
+#elif defined(CONFIG_ARM64)
+#define MEAS_AUDIT_ARCH		AUDIT_ARCH_AARCH64
+#else
+#define MEAS_AUDIT_ARCH		0
+#endif
+
+/* The vDSO of an address space, where the architecture records it. */
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+#define meas_mm_vdso(mm)	((unsigned long)(mm)->context.vdso)
+#else
+#define meas_mm_vdso(mm)	0UL
+#endif
+
 #endif /* _MEAS_COMPAT_H */

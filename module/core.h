@@ -77,6 +77,12 @@ long meas_dev_copy_in(void *k, size_t ksize, size_t ver0, void __user *u);
 long meas_dev_copy_out(void __user *u, const void *k, size_t ksize,
 		       u32 usize, long ret);
 
+/* task.c: task measurement (task.h, uapi/linux/meas_task.h) */
+long meas_task_ioctl(struct file *file, unsigned int cmd, void __user *u);
+void meas_task_release(struct file *file);
+int meas_task_init(void);
+void meas_task_exit(void);
+
 /* custom.c, custom_ioctl.c: user-defined classes (custom.h, meas_api.h) */
 long meas_custom_ioctl(unsigned int cmd, void __user *u);
 void meas_custom_exit(void);
@@ -117,6 +123,7 @@ void meas_tp_unregister(struct meas_tp *tps, unsigned int n, void *data);
 extern unsigned int meas_param_max_region_kib;
 extern unsigned int meas_param_max_disks;
 bool meas_params_fail(int code);
+bool meas_params_fail_task(int step);
 
 /* ctl.c, clock.c: the shared clock (GETCLOCK, GIVECLOCK; clock.h) */
 int meas_ctl_start_internal(u32 mask);

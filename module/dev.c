@@ -11,6 +11,7 @@
 #include <linux/capability.h>
 #include <linux/string.h>
 #include <linux/module.h>
+#include <linux/meas_task.h>
 #include "core.h"
 
 struct meas_file {
@@ -33,6 +34,7 @@ static int dev_release(struct inode *inode, struct file *file)
 	struct meas_file *mf = file->private_data;
 	u32 global;
 
+	meas_task_release(file);	/* its MEAS_TASK_OWNED measurements */
 	meas_clock_release(file);	/* the shared clock, if file owns it */
 	meas_ctl_stop(&mf->mask, mf->mask, &global);
 	meas_iotrace_release(mf->iocur);
@@ -162,6 +164,10 @@ static long dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return meas_procstats_ioctl(u);
 	case MEAS_IOC_READACTIVE:
 		return meas_filter_ioctl(u);
+	/* task measurement (task.c) */
+	case MEAS_IOC_TASK_START:
+	case MEAS_IOC_TASK_STOP:
+		return meas_task_ioctl(file, cmd, u);
 	/* class 14's streaming reader (iotrace.c) */
 	case MEAS_IOC_IOTRACE_READ:
 		return meas_iotrace_ioctl(&mf->iocur, u);

@@ -27,11 +27,16 @@ static int __init meas_init(void)
 	err = meas_genl_register();
 	if (err)
 		goto clock_exit;
-	err = meas_dev_register();
+	err = meas_task_init();
 	if (err)
 		goto genl_unregister;
+	err = meas_dev_register();
+	if (err)
+		goto task_exit;
 	return 0;
 
+task_exit:
+	meas_task_exit();
 genl_unregister:
 	meas_genl_unregister();
 clock_exit:
@@ -45,11 +50,13 @@ undefine_classes:
 
 /*
  * Every open file holds a module reference and stops its classes when it
- * is released, so by now no class is enabled and no probe is registered.
+ * is released, so by now no class is enabled and no class probe is
+ * registered.  Task measurements outlive their files: their exit ends them.
  */
 static void __exit meas_exit(void)
 {
 	meas_dev_unregister();
+	meas_task_exit();	/* ends task measurements: they hold no file */
 	meas_genl_unregister();
 	meas_clock_exit();
 	meas_custom_exit();

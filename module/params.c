@@ -70,6 +70,57 @@ module_param_cb(io_track, &io_track_ops, &meas_param_io_track, 0644);
 MODULE_PARM_DESC(io_track,
 		 "Requests in flight the block probes follow, 64..4194304, rounded up to a power of two (default 4096)");
 
+/* ---- task measurement (task.c; Documentation/task.rst) ------------- */
+
+unsigned int meas_param_max_tasks = 16;
+
+static int max_tasks_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_bounded(val, kp, 1, 1024);
+}
+
+static const struct kernel_param_ops max_tasks_ops = {
+	.set	= max_tasks_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(max_tasks, &max_tasks_ops, &meas_param_max_tasks, 0644);
+MODULE_PARM_DESC(max_tasks,
+		 "Processes measured at once, 1..1024; beyond, TASK_START returns NPS0065 (default 16)");
+
+unsigned int meas_param_task_ring_kib = 1024;
+
+static int task_ring_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_bounded(val, kp, 64, 65536);
+}
+
+static const struct kernel_param_ops task_ring_ops = {
+	.set	= task_ring_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(task_ring_kib, &task_ring_ops, &meas_param_task_ring_kib,
+		0644);
+MODULE_PARM_DESC(task_ring_kib,
+		 "Buffer of each task measurement in KiB (64 bytes an event), 64..65536 (default 1024)");
+
+/*
+ * Fault injection for the NPS0050 paths of task measurement, which a
+ * healthy machine never takes: the next start fails at this step (1: the
+ * CPU clock events, 2: memory), then the parameter resets to 0.
+ */
+static int fail_task;
+module_param(fail_task, int, 0644);
+MODULE_PARM_DESC(fail_task,
+		 "Make the next TASK_START fail at this step, 1 clock events, 2 memory (testing)");
+
+/* Consume an injected failure of task measurement: true if @step fails. */
+bool meas_params_fail_task(int step)
+{
+	return cmpxchg(&fail_task, step, 0) == step;
+}
+
 /*
  * Fault injection for the block unit, whose steps come after those
  * fail_start reaches: the next start of the disk counters or of the I/O

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Task measurement (START-TASK-MEASUREMENT, uapi/linux/meas_task.h):
+ * the state one measurement shares between its units.
+ *
+ *   task.c      the ioctls, the table of measurements, start and end
+ *   taskprobe.c tracepoint probes, the CPU clock's overflow handler and
+ *               the task_work callbacks they queue
+ *   taskring.c  the buffer between the probes and the file
+ *   taskfile.c  the file: opening, records, the writer
+ *   taskload.c  load information: the executable mappings
+ *   taskcheck.c argument checks and record arithmetic (pure)
+ */
+#ifndef _MEAS_TASK_H
+#define _MEAS_TASK_H
+
+#include <linux/types.h>
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/completion.h>
+#include <linux/task_work.h>
+#include <linux/path.h>
+#include <linux/meas_task.h>
+
+struct file;
+struct mm_struct;
+struct perf_event;
+struct task_struct;
+struct pid;
+
+/*
+ * One event between a probe and the writer.  @file holds a reference
+ * (OBJECT, MAP) that the writer drops once it has the path.
+ */
+struct meas_task_ev {
+	u16 type;		/* MEAS_TREC_* */
+	u16 prot;		/* OBJECT, MAP: MEAS_TREC_PROT_* */
+	u32 tid;
+	u64 time;
+	u64 a, b, c;		/* per type: taskfile.c says which */
+	u32 gen;
+	u32 flags;
+	struct file *file;
+	const char *name;	/* special mappings: a static name */
+};
+
+/* the ring: one producer lock, the writer takes events in order */
+struct meas_task_ring {
+	raw_spinlock_t lock;
+	struct meas_task_ev *ev;
+	u32 mask;		/* slots - 1, slots a power of two */
+	u32 head, tail;		/* free running */
+	u64 lost;		/* dropped, not yet reported in a LOST record */
+	wait_queue_head_t space;	/* producers that may sleep */
+};
+
+/* an executable mapping the detailed load information knows of */
+struct meas_task_obj {
+	unsigned long start, end, pgoff;
+	struct file *file;	/* referenced */
+	const char *name;
+	u16 prot;
+};
+
+/* bits of meas_task.bits */
+enum {
+	MEAS_TASK_KICKED,	/* the writer is queued */
+	MEAS_TASK_EXITING,	/* the end work is queued for the exit */
+	MEAS_TASK_DENIED,	/* a program it may not measure: record nothing */
+	MEAS_TASK_EXEC_CB,	/* exec_cb is queued */
+};
+
+struct meas_task {
+	struct hlist_node hnode;	/* task_hash, RCU */
+	struct list_head list;		/* task_list, under task_mutex */
+	refcount_t ref;
+	pid_t tgid;			/* global */
+	struct task_struct *leader;
+	u64 session;
+	u32 flags, pcounter_ms, load_info;
+	kuid_t uid;			/* effective user that started it */
+	bool privileged;		/* CAP_PERFMON or CAP_SYS_ADMIN */
+	struct file *owner;		/* MEAS_TASK_OWNED: that open file */
+	bool ending;			/* under task_mutex */
+	unsigned long bits;
+	u32 gen;			/* address space generation */
+	u32 reason;			/* MEAS_TASK_END_* */
+	u32 async_reason;		/* what queued endwork */
+
+	struct meas_task_ring ring;
+	atomic64_t samples, ksamples, svcs;
+
+	struct perf_event **events;	/* one per thread at the start */
+	unsigned int nevents;
+
+	/* load information */
+	struct mutex vmlock;
+	struct mm_struct *mm;		/* mmget: the current address space */
+	struct meas_task_obj *known;	/* detailed: by address */
+	unsigned int nknown;
+	atomic64_t objects_dropped;
+	bool closed;			/* under vmlock: nothing more recorded */
+	struct callback_head exec_cb;	/* at most one exec is pending */
+
+	/* the file, written by one writer at a time */
+	struct mutex wlock;
+	struct file *out;
+	struct path root;		/* the process's root: paths are its */
+	char *wbuf;
+	size_t wlen;
+	char *pathbuf;
+	struct meas_task_ev *batch;	/* events being written */
+	int werr;			/* first write error, positive */
+	u64 written_samples, written_svcs, lost_total;
+	struct work_struct drain;
+	struct delayed_work tick;
+	struct work_struct endwork;
+};
+
+/* task.c */
+extern struct workqueue_struct *meas_task_wq;
+extern unsigned int meas_param_max_tasks;
+extern unsigned int meas_param_task_ring_kib;
+struct meas_task *meas_task_find(pid_t tgid);
+void meas_task_get(struct meas_task *m);
+void meas_task_put(struct meas_task *m);
+void meas_task_end_async(struct meas_task *m, u32 reason);
+bool meas_task_may_measure(kuid_t uid, bool privileged, struct task_struct *t);
+
+/* taskring.c */
+int meas_taskring_init(struct meas_task_ring *r, unsigned int kib);
+void meas_taskring_free(struct meas_task_ring *r);
+bool meas_taskring_put(struct meas_task_ring *r, const struct meas_task_ev *e);
+bool meas_taskring_put_wait(struct meas_task *m, const struct meas_task_ev *e);
+unsigned int meas_taskring_take(struct meas_task_ring *r,
+				struct meas_task_ev *out, unsigned int n,
+				u64 *lost);
+bool meas_taskring_half_full(struct meas_task_ring *r);
+void meas_taskring_ev_release(struct meas_task_ev *e);
+
+/* taskfile.c */
+int meas_taskfile_alloc(struct meas_task *m);
+void meas_taskfile_free(struct meas_task *m);
+int meas_taskfile_open(struct meas_task *m, const char __user *path,
+		       int vpid, int *file_errno);
+int meas_taskfile_session(struct meas_task *m, struct task_struct *t);
+void meas_taskfile_emit(struct meas_task *m, const struct meas_task_ev *e);
+int meas_taskfile_flush(struct meas_task *m);
+void meas_taskfile_drain(struct meas_task *m);
+void meas_taskfile_drain_work(struct work_struct *w);
+void meas_taskfile_end(struct meas_task *m, u64 cpu_ns);
+void meas_taskfile_close(struct meas_task *m);
+void meas_taskfile_root(struct meas_task *m, struct task_struct *t);
+bool meas_taskfile_same(struct meas_task *m, struct meas_task *other);
+
+/* taskload.c */
+void meas_taskload_snapshot(struct meas_task *m, struct mm_struct *mm,
+			    u32 kind, u32 gen, bool direct);
+void meas_taskload_changed(struct meas_task *m, struct mm_struct *mm);
+void meas_taskload_free(struct meas_task *m);
+
+/* taskprobe.c */
+void meas_taskprobe_init(void);
+void meas_taskprobe_exit(void);
+int meas_taskprobe_get(struct meas_task *m);
+void meas_taskprobe_put(struct meas_task *m);
+int meas_taskprobe_events(struct meas_task *m, struct task_struct *leader);
+u64 meas_taskprobe_release_events(struct meas_task *m);
+
+#endif /* _MEAS_TASK_H */

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file of a task measurement: opened for append with the caller's
+ * credentials, and written only by the measurement's writer, which turns
+ * the ring's events into records (uapi/linux/meas_task.h).  Paths are
+ * resolved here, in process context, not in the probes.
+ */
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/cred.h>
+#include <linux/sched.h>
+#include <linux/utsname.h>
+#include <linux/timekeeping.h>
+#include <linux/kdev_t.h>
+#include <linux/err.h>
+#include <linux/fs_struct.h>
+#include "task.h"
+#include "taskcheck.h"
+#include "compat.h"
+
+#define TASK_WBUF	(64 * 1024)
+#define TASK_BATCH	64
+
+/* Not a regular file, or an existing one (standard name) of another user. */
+static int file_kind_ok(struct file *f, bool std)
+{
+	struct inode *inode = file_inode(f);
+
+	if (!S_ISREG(inode->i_mode))
+		return MEAS_TASK_BADFILE;
+	if (std && !uid_eq(inode->i_uid, current_fsuid()))
+		return MEAS_TASK_BADFILE;
+	return MEAS_TASK_OK;
+}
+
+/* A non-empty file must begin with a session record of ours. */
+static int file_format_ok(struct file *f, int *file_errno)
+{
+	struct meas_trec_session head;
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (!i_size_read(file_inode(f)))
+		return MEAS_TASK_OK;
+	n = kernel_read(f, &head, offsetof(struct meas_trec_session, version),
+			&pos);
+	if (n < 0) {
+		*file_errno = -n;
+		return MEAS_TASK_FILEIO;
+	}
+	return meas_taskcheck_is_taskfile(&head, n) ? MEAS_TASK_OK :
+						      MEAS_TASK_BADFILE;
+}
+
+/* The path the caller named, or the standard one for @vpid. */
+static char *task_path(const char __user *upath, int vpid, int *code,
+		       int *file_errno)
+{
+	char *path;
+
+	if (!upath)
+		return kasprintf(GFP_KERNEL, MEAS_TASK_STD_FMT,
+				 from_kuid_munged(current_user_ns(),
+						  current_uid()), vpid) ?:
+			ERR_PTR(-ENOMEM);
+	path = strndup_user(upath, MEAS_TASK_PATH_MAX);
+	if (PTR_ERR(path) == -EINVAL) {	/* no NUL within PATH_MAX */
+		*code = MEAS_TASK_FILEIO;
+		*file_errno = ENAMETOOLONG;
+	}
+	return path;
+}
+
+/* Refuse what is not a regular file before opening it: a FIFO would block. */
+static int file_precheck(const char *path, bool std)
+{
+	struct path p;
+	int code = MEAS_TASK_OK;
+
+	if (kern_path(path, std ? 0 : LOOKUP_FOLLOW, &p))
+		return MEAS_TASK_OK;	/* missing: created, or open says why */
+	if (!d_is_reg(p.dentry))
+		code = MEAS_TASK_BADFILE;
+	path_put(&p);
+	return code;
+}
+
+/**
+ * meas_taskfile_open() - open the file of a measurement for append
+ * @m: the measurement; m->out is set on success
+ * @upath: the caller's path, NULL for the standard file
+ * @vpid: the measured process as the caller names it (standard name)
+ * @file_errno: set for MEAS_TASK_FILEIO
+ *
+ * Return: a MEAS_TASK_* code, or a negative errno (-EFAULT, -ENOMEM).
+ */
+int meas_taskfile_open(struct meas_task *m, const char __user *upath,
+		       int vpid, int *file_errno)
+{
+	bool std = !upath;
+	int flags = O_RDWR | O_APPEND | O_CREAT | O_LARGEFILE | O_NONBLOCK |
+		    O_CLOEXEC | (std ? O_NOFOLLOW : 0);
+	int code = MEAS_TASK_OK;
+	struct file *f;
+	char *path;
+
+	path = task_path(upath, vpid, &code, file_errno);
+	if (IS_ERR(path))
+		return code ?: PTR_ERR(path);
+	code = file_precheck(path, std);
+	if (code)
+		goto free_path;
+	f = filp_open(path, flags, 0600);
+	if (IS_ERR(f)) {
+		/* a symbolic link planted at the standard name */
+		code = std && PTR_ERR(f) == -ELOOP ? MEAS_TASK_BADFILE :
+						      MEAS_TASK_FILEIO;
+		*file_errno = code == MEAS_TASK_FILEIO ? -PTR_ERR(f) : 0;
+		goto free_path;
+	}
+	code = file_kind_ok(f, std) ?: file_format_ok(f, file_errno);
+	if (code)
+		fput(f);
+	else
+		m->out = f;
+free_path:
+	kfree(path);
+	return code;
+}
+
+/* ---- the writer ------------------------------------------------------ */
+
+/* Write what is buffered; after an error, later records are dropped. */
+int meas_taskfile_flush(struct meas_task *m)
+{
+	size_t done = 0;
+	loff_t pos = 0;
+	ssize_t n;
+
+	while (!m->werr && done < m->wlen) {
+		n = kernel_write(m->out, m->wbuf + done, m->wlen - done, &pos);
+		if (n <= 0)
+			m->werr = n ? -n : EIO;
+		else
+			done += n;
+	}
+	m->wlen = 0;
+	return m->werr;
+}
+
+/* Room for @size bytes in the buffer, flushing it if needed. */
+static void *file_reserve(struct meas_task *m, u32 size)
+{
+	void *p;
+
+	if (m->wlen + size > TASK_WBUF)
+		meas_taskfile_flush(m);
+	p = m->wbuf + m->wlen;
+	memset(p, 0, size);
+	m->wlen += size;
+	return p;
+}
+
+static void *rec_begin(struct meas_task *m, u16 type, u32 size, u32 tid,
+		       u64 time)
+{
+	struct meas_trec *h = file_reserve(m, size);
+
+	h->type = type;
+	h->size = size;
+	h->tid = tid;
+	h->time_ns = time;
+	return h;
+}
+
+/*
+ * The name of a mapped object: its path as the measured process sees it,
+ * or the special mapping's name.  d_path() resolves against the root of
+ * the task that writes (a worker's is init's), so the process's own root,
+ * resolved the same way, is cut off the front.
+ */
+static const char *object_name(struct meas_task *m,
+			       const struct meas_task_ev *e)
+{
+	char *p, *r;
+	size_t n;
+
+	if (!e->file)
+		return e->name ?: "[anon]";
+	p = d_path(&e->file->f_path, m->pathbuf, PATH_MAX);
+	if (IS_ERR(p))
+		return "[unreachable]";
+	if (!m->root.mnt)
+		return p;
+	r = d_path(&m->root, m->pathbuf + PATH_MAX, PATH_MAX);
+	if (IS_ERR(r) || !strcmp(r, "/"))
+		return p;
+	n = strlen(r);
+	return !strncmp(p, r, n) && p[n] == '/' ? p + n : p;
+}
+
+static void emit_object(struct meas_task *m, const struct meas_task_ev *e)
+{
+	const char *name = object_name(m, e);
+	u32 len = strlen(name) + 1;
+	struct meas_trec_object *o;
+	struct inode *inode;
+
+	o = rec_begin(m, e->type, meas_taskcheck_object_size(len), e->tid,
+		      e->time);
+	o->start = e->a;
+	o->end = e->b;
+	o->pgoff = e->c;
+	if (e->file) {
+		inode = file_inode(e->file);
+		o->ino = inode->i_ino;
+		o->dev = new_encode_dev(inode->i_sb->s_dev);
+	}
+	o->prot = e->prot;
+	o->gen = e->gen;
+	o->name_len = len;
+	memcpy(o->name, name, len);
+}
+
+/**
+ * meas_taskfile_emit() - encode one event as a record, under m->wlock
+ * @m: the measurement
+ * @e: the event
+ *
+ * Events use a, b and c as: SAMPLE ip; SVC ip, nr; OBJECT and MAP start,
+ * end, pgoff; UNMAP start, end; LOAD_BEGIN and LOAD_END kind, objects.
+ */
+void meas_taskfile_emit(struct meas_task *m, const struct meas_task_ev *e)
+{
+	struct meas_trec_sample *s;
+	struct meas_trec_svc *c;
+	struct meas_trec_load *l;
+	struct meas_trec_unmap *u;
+
+	switch (e->type) {
+	case MEAS_TREC_SAMPLE:
+		s = rec_begin(m, e->type, sizeof(*s), e->tid, e->time);
+		s->ip = e->a;
+		s->gen = e->gen;
+		m->written_samples++;
+		break;
+	case MEAS_TREC_SVC:
+		c = rec_begin(m, e->type, sizeof(*c), e->tid, e->time);
+		c->ip = e->a;
+		c->nr = e->b;
+		c->flags = e->flags;
+		c->gen = e->gen;
+		m->written_svcs++;
+		break;
+	case MEAS_TREC_OBJECT:
+	case MEAS_TREC_MAP:
+		emit_object(m, e);
+		break;
+	case MEAS_TREC_UNMAP:
+		u = rec_begin(m, e->type, sizeof(*u), e->tid, e->time);
+		u->start = e->a;
+		u->end = e->b;
+		u->gen = e->gen;
+		break;
+	case MEAS_TREC_LOAD_BEGIN:
+	case MEAS_TREC_LOAD_END:
+	case MEAS_TREC_EXEC:
+		l = rec_begin(m, e->type, sizeof(*l), e->tid, e->time);
+		l->kind = e->a;
+		l->gen = e->gen;
+		l->objects = e->b;
+		break;
+	}
+}
+
+static void emit_lost(struct meas_task *m, u64 lost)
+{
+	struct meas_trec_lost *l;
+
+	l = rec_begin(m, MEAS_TREC_LOST, sizeof(*l), 0, ktime_get_ns());
+	l->count = lost;
+	m->lost_total += lost;
+}
+
+/**
+ * meas_taskfile_drain() - write every buffered event, under m->wlock
+ * @m: the measurement
+ */
+void meas_taskfile_drain(struct meas_task *m)
+{
+	unsigned int i, n;
+	u64 lost;
+
+	lockdep_assert_held(&m->wlock);
+	do {
+		n = meas_taskring_take(&m->ring, m->batch, TASK_BATCH, &lost);
+		for (i = 0; i < n; i++) {
+			meas_taskfile_emit(m, &m->batch[i]);
+			meas_taskring_ev_release(&m->batch[i]);
+		}
+		if (lost)
+			emit_lost(m, lost);
+	} while (n == TASK_BATCH);
+	meas_taskfile_flush(m);
+}
+
+void meas_taskfile_drain_work(struct work_struct *w)
+{
+	struct meas_task *m = container_of(w, struct meas_task, drain);
+
+	clear_bit(MEAS_TASK_KICKED, &m->bits);
+	mutex_lock(&m->wlock);
+	meas_taskfile_drain(m);
+	mutex_unlock(&m->wlock);
+}
+
+/**
+ * meas_taskfile_session() - write the session record, under m->wlock
+ * @m: the measurement
+ * @t: the measured process's leader
+ *
+ * Return: 0 or the positive errno of the write.
+ */
+int meas_taskfile_session(struct meas_task *m, struct task_struct *t)
+{
+	struct meas_trec_session *s;
+
+	s = rec_begin(m, MEAS_TREC_SESSION, sizeof(*s), m->tgid,
+		      ktime_get_ns());
+	memcpy(s->magic, MEAS_TASK_MAGIC, sizeof(s->magic));
+	s->version = MEAS_TASK_VERSION;
+	s->flags = m->flags;
+	s->session = m->session;
+	s->realtime_ns = ktime_get_real_ns();
+	s->pcounter_ms = m->pcounter_ms;
+	s->load_info = m->load_info;
+	s->uid = from_kuid_munged(current_user_ns(), m->uid);
+	s->target_uid = from_kuid_munged(current_user_ns(), task_uid(t));
+	s->page_size = PAGE_SIZE;
+	s->audit_arch = MEAS_AUDIT_ARCH;
+	get_task_comm(s->comm, t);
+	strscpy(s->release, init_utsname()->release, sizeof(s->release));
+	return meas_taskfile_flush(m);
+}
+
+/**
+ * meas_taskfile_end() - the end record, under m->wlock
+ * @m: the measurement, its probes gone and its ring drained
+ * @cpu_ns: CPU time of the process during the measurement
+ */
+void meas_taskfile_end(struct meas_task *m, u64 cpu_ns)
+{
+	struct meas_trec_end *e;
+
+	e = rec_begin(m, MEAS_TREC_END, sizeof(*e), 0, ktime_get_ns());
+	e->reason = m->reason;
+	e->samples = m->written_samples;
+	e->kernel_samples = atomic64_read(&m->ksamples);
+	e->svcs = m->written_svcs;
+	e->lost = m->lost_total;
+	e->cpu_ns = cpu_ns;
+	e->objects_dropped = atomic64_read(&m->objects_dropped);
+	meas_taskfile_flush(m);
+}
+
+void meas_taskfile_close(struct meas_task *m)
+{
+	if (m->out)
+		fput(m->out);
+	m->out = NULL;
+}
+
+int meas_taskfile_alloc(struct meas_task *m)
+{
+	m->wbuf = kvmalloc(TASK_WBUF, GFP_KERNEL);
+	m->pathbuf = kmalloc(2 * PATH_MAX, GFP_KERNEL);	/* path, root */
+	m->batch = kcalloc(TASK_BATCH, sizeof(*m->batch), GFP_KERNEL);
+	return m->wbuf && m->pathbuf && m->batch ? 0 : -ENOMEM;
+}
+
+void meas_taskfile_free(struct meas_task *m)
+{
+	if (m->root.mnt)
+		path_put(&m->root);
+	kvfree(m->wbuf);
+	kfree(m->pathbuf);
+	kfree(m->batch);
+}
+
+/* Remember the root of the process @t, against which its paths are given. */
+void meas_taskfile_root(struct meas_task *m, struct task_struct *t)
+{
+	task_lock(t);
+	if (t->fs)
+		get_fs_root(t->fs, &m->root);
+	task_unlock(t);
+}
+
+/* Whether @m writes to the same file as @other. */
+bool meas_taskfile_same(struct meas_task *m, struct meas_task *other)
+{
+	return m->out && other->out &&
+	       file_inode(m->out) == file_inode(other->out);
+}
