@@ -31,7 +31,8 @@ make -s defconfig
 make -s kvm_guest.config
 scripts/kconfig/merge_config.sh -m .config "$here/debug.config" >/dev/null
 make -s olddefconfig
-for opt in KASAN PROVE_LOCKING DEBUG_KMEMLEAK UBSAN DEBUG_LIST 9P_FS; do
+for opt in KASAN PROVE_LOCKING DEBUG_KMEMLEAK UBSAN DEBUG_LIST 9P_FS \
+	   CHECKPOINT_RESTORE DETECT_HUNG_TASK FAILSLAB FAULT_INJECTION_DEBUG_FS; do
 	grep -q "^CONFIG_$opt=y" .config ||
 		{ echo "debug kernel: CONFIG_$opt did not survive olddefconfig" >&2; exit 1; }
 done
