@@ -34,6 +34,11 @@ selftests/measctl/custom_test.sh || status=1
 "$out/proc_test" || status=1
 selftests/measctl/proc_cmds_test.sh || status=1
 
+# task measurement: START/STOP-TASK-MEASUREMENT and measctl task
+# (task_test's last test unloads meas.ko under a measurement and reloads it)
+"$out/task_test" || status=1
+selftests/measctl/task_cmds_test.sh "$out" || status=1
+
 # random ioctls: every errno must be one the uapi header documents
 "$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t 120 || status=1
 # random generic netlink messages to the family "meas", the same rule
