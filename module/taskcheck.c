@@ -8,6 +8,7 @@
 #include <linux/string.h>
 #else
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #endif
 #include "taskcheck.h"
