@@ -37,3 +37,6 @@ selftests/bench/proc_bench.sh "$out"
 
 # disks and class 14: fio random reads on null_blk, classes 0 and 14
 selftests/bench/fio_bench.sh "$out"
+
+# task measurement: 1 ms samples and SVC statistics against unmeasured
+selftests/bench/task_bench.sh "$out"
