@@ -6,6 +6,7 @@
  * resolved here, in process context, not in the probes.
  */
 #include <linux/fs.h>
+#include <linux/printk.h>
 #include <linux/file.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
@@ -143,10 +144,13 @@ int meas_taskfile_flush(struct meas_task *m)
 
 	while (!m->werr && done < m->wlen) {
 		n = kernel_write(m->out, m->wbuf + done, m->wlen - done, &pos);
-		if (n <= 0)
+		if (n <= 0) {
 			m->werr = n ? -n : EIO;
-		else
+			pr_warn_ratelimited("task measurement %llu: write failed (%d), later records dropped\n",
+					    m->session, m->werr);
+		} else {
 			done += n;
+		}
 	}
 	m->wlen = 0;
 	return m->werr;
