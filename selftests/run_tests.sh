@@ -40,9 +40,9 @@ selftests/measctl/proc_cmds_test.sh || status=1
 selftests/measctl/task_cmds_test.sh "$out" || status=1
 
 # random ioctls: every errno must be one the uapi header documents
-"$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t 120 || status=1
+"$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t "${MEAS_FUZZ_SECONDS:-120}" || status=1
 # random generic netlink messages to the family "meas", the same rule
-"$out/genl_fuzz" -n "${MEAS_GENL_FUZZ_MSGS:-100000}" -t 120 || status=1
+"$out/genl_fuzz" -n "${MEAS_GENL_FUZZ_MSGS:-100000}" -t "${MEAS_FUZZ_SECONDS:-120}" || status=1
 
 # info leaks: replies and records against a 0xa5 pattern
 "$out/leak_test" || status=1
