@@ -93,7 +93,7 @@ struct meas_task {
 	u32 async_reason;		/* what queued endwork */
 
 	struct meas_task_ring ring;
-	atomic64_t samples, ksamples, svcs;
+	atomic64_t ksamples;		/* kernel-mode samples, not recorded */
 
 	struct perf_event **events;	/* one per thread at the start */
 	unsigned int nevents;

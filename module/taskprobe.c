@@ -54,7 +54,7 @@ static void probe_overflow(struct perf_event *event,
 	struct meas_task *m = event->overflow_handler_context;
 	struct meas_task_ev e = { .type = MEAS_TREC_SAMPLE };
 
-	/* The seed records only samples of the task's user state (TU). */
+	/* openSM2 records only the samples of the user state (TU). */
 	if (!user_mode(regs)) {
 		atomic64_inc(&m->ksamples);
 		return;
@@ -251,7 +251,6 @@ static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		e.a = instruction_pointer(regs);
 		e.b = id;
 		e.flags = in_compat_syscall() ? MEAS_TREC_COMPAT : 0;
-		atomic64_inc(&m->svcs);
 		probe_push(m, &e);
 	}
 	rcu_read_unlock();
