@@ -116,6 +116,8 @@ static void task_finish(struct meas_task *m)
 	meas_taskfile_end(m, cpu_ns);
 	mutex_unlock(&m->wlock);
 	mutex_unlock(&m->vmlock);
+	/* a callback waiting for room may have kicked the writer again */
+	cancel_work_sync(&m->drain);
 	meas_taskfile_close(m);
 }
 
