@@ -12,15 +12,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
 #include "common.h"
+#include "genlraw.h"
 
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
@@ -33,7 +37,8 @@ FIXTURE(failslab) {
 	uint32_t global;	/* global mask before the call */
 	uint32_t defined;	/* defined mask before the call */
 	uint64_t got, lost, total;	/* what the trace reads returned */
-	struct meas_nl *nl;	/* opened before the faults: only the dump fails */
+	int nl;		/* a genetlink socket, opened before the faults */
+	uint16_t family;	/* the id of the family "meas" */
 };
 
 typedef FIXTURE_DATA(failslab) fixture_t;
@@ -95,6 +100,8 @@ struct nth_case {
 	int errs[4];
 	bool (*unchanged)(fixture_t *self);
 	void (*undo)(fixture_t *self);
+	void (*prepare)(fixture_t *self);	/* before each try, no fault */
+	void (*finish)(fixture_t *self);	/* after each try */
 };
 
 static bool allowed(const struct nth_case *c, int err)
@@ -117,10 +124,14 @@ static int fail_each(struct __test_metadata *_metadata, fixture_t *self,
 	self->global = in.global_mask;
 	self->defined = in.defined_mask;
 	for (n = 1; n <= MAX_NTH; n++) {
+		if (c->prepare)
+			c->prepare(self);
 		ASSERT_EQ(0, arm(self->nth, n));
 		err = c->call(self);
 		left = remaining(self->nth);
 		arm(self->nth, 0);
+		if (c->finish)
+			c->finish(self);
 		if (left > 0) {
 			/* it made fewer than n allocations: done */
 			EXPECT_EQ(0, err) TH_LOG("%s: %s with no fault", c->name,
@@ -191,7 +202,11 @@ static bool not_defined(fixture_t *self)
 TEST_F(failslab, define)
 {
 	static const struct nth_case c = {
-		"DEFINE", define_custom, { ENOMEM }, not_defined, undefine_custom,
+		.name = "DEFINE",
+		.call = define_custom,
+		.errs = { ENOMEM },
+		.unchanged = not_defined,
+		.undo = undefine_custom,
 	};
 
 	NEED_FAIL_NTH();
@@ -237,7 +252,11 @@ TEST_F_TIMEOUT(failslab, start_each_class, 1200)
 {
 	static const int classes[] = { 0, MEAS_CLASS_IO, MEAS_CLASS_PROC, CUSTOM };
 	static const struct nth_case c = {
-		"START", start_class, { ENOMEM, EIO }, not_started, stop_class,
+		.name = "START",
+		.call = start_class,
+		.errs = { ENOMEM, EIO },
+		.unchanged = not_started,
+		.undo = stop_class,
 	};
 	unsigned int i;
 
@@ -282,44 +301,103 @@ static int procstats_all(fixture_t *self)
 	return err;
 }
 
-static int count_rec(const struct meas_proc_rec *r, uint64_t seq, void *arg)
+/* A fresh socket for each try: a failed dump leaves its socket unusable. */
+static void nl_open(fixture_t *self)
 {
-	(void)r;
-	(void)seq;
-	++*(int *)arg;
-	return 0;
+	uint32_t exits;
+
+	self->nl = nl_socket(0);
+	if (self->nl >= 0 && genl_resolve(self->nl, &self->family, &exits)) {
+		close(self->nl);
+		self->nl = -1;
+	}
 }
 
+static void nl_close(fixture_t *self)
+{
+	if (self->nl >= 0)
+		close(self->nl);
+	self->nl = -1;
+}
+
+/*
+ * The dump, read to its end: 0 when it ended well with records, else the
+ * first error of the send, of a receive, or in an answer.
+ */
 static int nl_dump(fixture_t *self)
 {
-	int err, n = 0;
+	static char buf[65536];
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr g;
+	} req = {
+		.nh = {
+			.nlmsg_len = sizeof(req), .nlmsg_type = self->family,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+			.nlmsg_seq = ++genl_seq,
+		},
+		.g = { .cmd = MEAS_CMD_GET, .version = MEAS_GENL_VERSION },
+	};
+	struct pollfd p = { .fd = self->nl, .events = POLLIN };
+	struct nlmsghdr *nh;
+	int records = 0, rem;
+	ssize_t r;
 
-	err = meas_nl_dump(self->nl, count_rec, &n);
-	return err < 0 ? err : n > 0 ? 0 : -ENODATA;
+	if (self->nl < 0)
+		return -EBADF;
+	if (send(self->nl, &req, sizeof(req), 0) < 0)
+		return -errno;
+	for (;;) {
+		if (poll(&p, 1, 2000) <= 0)
+			return -ETIMEDOUT;
+		r = recv(self->nl, buf, sizeof(buf), 0);
+		if (r < 0)
+			return -errno;
+		rem = r;
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, rem);
+		     nh = NLMSG_NEXT(nh, rem)) {
+			if (nh->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				int st = *(int *)NLMSG_DATA(nh);
+
+				return st ? st : records ? 0 : -ENODATA;
+			}
+			records++;
+		}
+	}
 }
 
 TEST_F_TIMEOUT(failslab, get_procstats_dump, 600)
 {
 	static const struct nth_case get = {
-		"GET", get_c0, { ENOMEM }, still_enabled, NULL,
+		.name = "GET",
+		.call = get_c0,
+		.errs = { ENOMEM },
+		.unchanged = still_enabled,
 	};
 	static const struct nth_case ps = {
-		"GETPROCSTATS", procstats_all, { ENOMEM }, still_enabled, NULL,
+		.name = "GETPROCSTATS",
+		.call = procstats_all,
+		.errs = { ENOMEM },
+		.unchanged = still_enabled,
 	};
-	/* the socket's own failures: ENOMEM, ENOBUFS (uapi/linux/meas.h) */
+	/* ENOBUFS: the socket could not queue a part (netlink(7)) */
 	static const struct nth_case dump = {
-		"netlink dump", nl_dump, { ENOMEM, ENOBUFS }, still_enabled, NULL,
+		.name = "netlink dump",
+		.call = nl_dump,
+		.errs = { ENOMEM, ENOBUFS },
+		.unchanged = still_enabled,
+		.prepare = nl_open,
+		.finish = nl_close,
 	};
-	int rc, err;
+	int rc;
 
 	NEED_FAIL_NTH();
 	ASSERT_EQ(0, meas_start(self->fd, 1U | 1U << MEAS_CLASS_PROC, &rc));
 	fail_each(_metadata, self, &get);
 	fail_each(_metadata, self, &ps);
-	self->nl = meas_nl_open(&err);
-	ASSERT_NE(NULL, self->nl);
 	fail_each(_metadata, self, &dump);
-	meas_nl_close(self->nl);
 }
 
 /* ---- the class 14 reader: a failed read consumes no record ---- */
@@ -342,7 +420,10 @@ static int trace_read(fixture_t *self)
 TEST_F(failslab, iotrace_read)
 {
 	static const struct nth_case c = {
-		"IOTRACE_READ", trace_read, { ENOMEM }, still_enabled, NULL,
+		.name = "IOTRACE_READ",
+		.call = trace_read,
+		.errs = { ENOMEM },
+		.unchanged = still_enabled,
 	};
 	const int reads = 8, writes = 8;
 	int rc;
