@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <inttypes.h>
+#include <sys/wait.h>
 #include "measctl.h"
 
 void json_init(struct json *j, FILE *f)
@@ -121,6 +122,24 @@ void json_null(struct json *j, const char *key)
 {
 	json_key(j, key);
 	fputs("null", j->f);
+}
+
+/*
+ * The command a subcommand ran: "argv", "exit_status" and "signal" (the
+ * terminating signal, or null), from waitpid()'s @status.
+ */
+void json_command(struct json *j, char *const *argv, int exit_code,
+		  int status)
+{
+	json_arr_begin(j, "argv");
+	for (; *argv; argv++)
+		json_str(j, NULL, *argv);
+	json_arr_end(j);
+	json_i64(j, "exit_status", exit_code);
+	if (WIFSIGNALED(status))
+		json_i64(j, "signal", WTERMSIG(status));
+	else
+		json_null(j, "signal");
 }
 
 /* A class mask as a "0x0001" string. */

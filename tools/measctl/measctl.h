@@ -135,6 +135,8 @@ void json_i64(struct json *j, const char *key, int64_t val);
 void json_double(struct json *j, const char *key, double val);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
+void json_command(struct json *j, char *const *argv, int exit_code,
+		  int status);
 void json_mask(struct json *j, const char *key, uint32_t mask);
 void json_classes(struct json *j, const char *key, uint32_t mask);
 void json_end(struct json *j);

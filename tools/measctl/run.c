@@ -98,18 +98,9 @@ static void run_print_json(FILE *f, const struct run_args *a,
 			   const struct run_result *r)
 {
 	struct json j;
-	char **p;
 
 	json_doc_ok(&j, f, "run", true);
-	json_arr_begin(&j, "argv");
-	for (p = a->cmd; *p; p++)
-		json_str(&j, NULL, *p);
-	json_arr_end(&j);
-	json_i64(&j, "exit_status", r->exit_code);
-	if (WIFSIGNALED(r->status))
-		json_i64(&j, "signal", WTERMSIG(r->status));
-	else
-		json_null(&j, "signal");
+	json_command(&j, a->cmd, r->exit_code, r->status);
 	json_double(&j, "elapsed_s", (double)(r->b.t_ns - r->a.t_ns) / 1e9);
 	json_u64(&j, "cpus", r->cpus);
 	json_mask(&j, "mask", a->mask);

@@ -404,19 +404,10 @@ static void run_summary_json(const struct cmd_ctx *ctx, char **cmd,
 {
 	const struct tf_session *s = r->sess;
 	struct json j;
-	char **p;
 
 	json_doc_ok(&j, stdout, ctx->name, true);
 	json_str(&j, "subcommand", "run");
-	json_arr_begin(&j, "argv");
-	for (p = cmd; *p; p++)
-		json_str(&j, NULL, *p);
-	json_arr_end(&j);
-	json_i64(&j, "exit_status", r->exit_code);
-	if (WIFSIGNALED(r->status))
-		json_i64(&j, "signal", WTERMSIG(r->status));
-	else
-		json_null(&j, "signal");
+	json_command(&j, cmd, r->exit_code, r->status);
 	json_u64(&j, "session", r->s.session);
 	json_i64(&j, "pid", r->s.pid);
 	json_str(&j, "file", r->file);
