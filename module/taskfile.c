@@ -16,6 +16,7 @@
 #include <linux/sched.h>
 #include <linux/utsname.h>
 #include <linux/timekeeping.h>
+#include <linux/sched/clock.h>
 #include <linux/kdev_t.h>
 #include <linux/err.h>
 #include <linux/fs_struct.h>
@@ -285,7 +286,7 @@ static void emit_lost(struct meas_task *m, u64 lost)
 {
 	struct meas_trec_lost *l;
 
-	l = rec_begin(m, MEAS_TREC_LOST, sizeof(*l), 0, ktime_get_ns());
+	l = rec_begin(m, MEAS_TREC_LOST, sizeof(*l), 0, local_clock());
 	l->count = lost;
 	m->lost_total += lost;
 }
@@ -334,7 +335,7 @@ int meas_taskfile_session(struct meas_task *m, struct task_struct *t)
 	struct meas_trec_session *s;
 
 	s = rec_begin(m, MEAS_TREC_SESSION, sizeof(*s), m->tgid,
-		      ktime_get_ns());
+		      local_clock());
 	memcpy(s->magic, MEAS_TASK_MAGIC, sizeof(s->magic));
 	s->version = MEAS_TASK_VERSION;
 	s->flags = m->flags;
@@ -360,7 +361,7 @@ void meas_taskfile_end(struct meas_task *m, u64 cpu_ns)
 {
 	struct meas_trec_end *e;
 
-	e = rec_begin(m, MEAS_TREC_END, sizeof(*e), 0, ktime_get_ns());
+	e = rec_begin(m, MEAS_TREC_END, sizeof(*e), 0, local_clock());
 	e->reason = m->reason;
 	e->samples = m->written_samples;
 	e->kernel_samples = atomic64_read(&m->ksamples);

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/sched/mm.h>
 #include <linux/timekeeping.h>
+#include <linux/sched/clock.h>
 #include "task.h"
 #include "compat.h"
 
@@ -85,7 +86,7 @@ static void obj_ev(struct meas_task_ev *e, u16 type,
 {
 	memset(e, 0, sizeof(*e));
 	e->type = type;
-	e->time = ktime_get_ns();
+	e->time = local_clock();
 	e->a = o->start;
 	e->b = o->end;
 	e->c = o->pgoff;
@@ -111,7 +112,7 @@ static void load_mark(struct meas_task *m, u16 type, u32 kind, u32 gen,
 		      u32 objects, bool direct)
 {
 	struct meas_task_ev e = {
-		.type = type, .time = ktime_get_ns(), .a = kind, .b = objects,
+		.type = type, .time = local_clock(), .a = kind, .b = objects,
 		.gen = gen,
 	};
 
@@ -172,7 +173,7 @@ static void load_unmap(struct meas_task *m, const struct meas_task_obj *o)
 {
 	struct meas_task_ev e = {
 		.type = MEAS_TREC_UNMAP, .tid = task_pid_nr(current),
-		.time = ktime_get_ns(), .a = o->start, .b = o->end,
+		.time = local_clock(), .a = o->start, .b = o->end,
 		.gen = READ_ONCE(m->gen),
 	};
 

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
+#include <linux/sched/clock.h>
 #include <linux/compat.h>
 #include <linux/ptrace.h>
 #include <asm/syscall.h>
@@ -38,7 +39,7 @@ static DECLARE_WAIT_QUEUE_HEAD(task_cbs_wq);
 static void probe_push(struct meas_task *m, struct meas_task_ev *e)
 {
 	e->tid = task_pid_nr(current);
-	e->time = ktime_get_ns();
+	e->time = local_clock();
 	e->gen = READ_ONCE(m->gen);
 	meas_taskring_put(&m->ring, e);
 	if (meas_taskring_half_full(&m->ring) &&
@@ -200,7 +201,7 @@ static void exec_switch(struct meas_task *m)
 	u32 gen = READ_ONCE(m->gen);
 	struct meas_task_ev e = {
 		.type = MEAS_TREC_EXEC, .tid = task_pid_nr(current),
-		.time = ktime_get_ns(), .gen = gen,
+		.time = local_clock(), .gen = gen,
 	};
 
 	meas_taskring_put_wait(m, &e);

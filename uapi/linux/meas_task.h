@@ -180,7 +180,10 @@ enum meas_trec_type {
  * @type: enum meas_trec_type
  * @size: bytes of the record, head included, a multiple of 8
  * @tid: thread the record is about (0: the measurement itself)
- * @time_ns: CLOCK_MONOTONIC when it was recorded
+ * @time_ns: when it was recorded: the kernel's local_clock(), nanoseconds
+ *	since boot, the clock perf and ftrace stamp events with (cheap to
+ *	read in a probe; monotonic on each CPU, and across CPUs where the
+ *	TSC is stable)
  */
 struct meas_trec {
 	__u16 type;
@@ -215,7 +218,8 @@ struct meas_trec {
  * @version: MEAS_TASK_VERSION
  * @flags: MEAS_TASK_SVC, MEAS_TASK_OWNED as given
  * @session: the measurement's number (struct meas_task_start)
- * @realtime_ns: CLOCK_REALTIME at the start, for @h.time_ns
+ * @realtime_ns: CLOCK_REALTIME at the moment of @h.time_ns, to place
+ *	the session's times in the calendar
  * @pcounter_ms: sampling interval, 0 for none
  * @load_info: MEAS_TASK_LOAD_*
  * @uid: real user ID of the caller that started it
