@@ -124,6 +124,8 @@ extern unsigned int meas_param_max_region_kib;
 extern unsigned int meas_param_max_disks;
 bool meas_params_fail(int code);
 bool meas_params_fail_task(int step);
+extern unsigned int meas_param_max_tasks;
+extern unsigned int meas_param_task_ring_kib;
 
 /* ctl.c, clock.c: the shared clock (GETCLOCK, GIVECLOCK; clock.h) */
 int meas_ctl_start_internal(u32 mask);

@@ -124,8 +124,6 @@ struct meas_task {
 
 /* task.c */
 extern struct workqueue_struct *meas_task_wq;
-extern unsigned int meas_param_max_tasks;
-extern unsigned int meas_param_task_ring_kib;
 struct meas_task *meas_task_find(pid_t tgid);
 void meas_task_get(struct meas_task *m);
 void meas_task_put(struct meas_task *m);
