@@ -45,13 +45,21 @@ d = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/out" "$1"
 }
 
-# Reads of nullb0 in the background until stop_reads.
+# Reads of nullb0 in the background until stop_reads; returns once the
+# first have completed (a debug kernel takes a while to start dd).
 reads() {
+	r0=$(awk '{print $1}' /sys/block/nullb0/stat)
 	( while :; do
 		dd if=/dev/nullb0 of=/dev/null bs=4k count=200 iflag=direct \
 			2>/dev/null
 	done ) &
 	rpid=$!
+	i=0
+	while [ "$(awk '{print $1}' /sys/block/nullb0/stat)" = "$r0" ] &&
+	      [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 stop_reads() { kill "$rpid"; wait "$rpid" 2>/dev/null; }
 
