@@ -92,6 +92,9 @@ FIXTURE_SETUP(leak)
 	self->fd = meas_open();
 	ASSERT_LE(0, self->fd);
 	set_param("fail_start", "0");
+	/* the defaults, whatever an earlier test left: every process has an entry */
+	try_set_param("proc_slots", "32768");
+	try_set_param("proc_threads", "32768");
 }
 
 FIXTURE_TEARDOWN(leak)
