@@ -61,7 +61,8 @@ static void *tab_vzalloc(struct proc_tab *tab, size_t n, size_t size)
 	size_t bytes = array_size(n, size);
 
 	tab->mem += bytes;
-	return bytes == SIZE_MAX ? NULL : vzalloc(bytes);
+	return bytes == SIZE_MAX ? NULL :
+	       __vmalloc(bytes, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 }
 
 /**

@@ -381,7 +381,7 @@ void meas_taskfile_close(struct meas_task *m)
 
 int meas_taskfile_alloc(struct meas_task *m)
 {
-	m->wbuf = kvmalloc(TASK_WBUF, GFP_KERNEL);
+	m->wbuf = kvmalloc(TASK_WBUF, GFP_KERNEL | __GFP_NOWARN);
 	m->pathbuf = kmalloc(2 * PATH_MAX, GFP_KERNEL);	/* path, root */
 	m->batch = kcalloc(TASK_BATCH, sizeof(*m->batch), GFP_KERNEL);
 	return m->wbuf && m->pathbuf && m->batch ? 0 : -ENOMEM;

@@ -66,7 +66,7 @@ static struct meas_task_obj *objs_collect(struct meas_task *m,
 		if (vma->vm_flags & VM_EXEC)
 			cap++;
 	cap = min(cap, TASK_MAX_OBJECTS);
-	objs = kvcalloc(cap, sizeof(*objs), GFP_KERNEL);
+	objs = kvcalloc(cap, sizeof(*objs), GFP_KERNEL | __GFP_NOWARN);
 	*n = 0;
 	vma_iter_init(&vmi, mm, 0);
 	for_each_vma(vmi, vma) {

@@ -19,7 +19,7 @@ int meas_taskring_init(struct meas_task_ring *r, unsigned int kib)
 	u32 slots = rounddown_pow_of_two(max_t(u64, 64,
 				(u64)kib * 1024 / sizeof(*r->ev)));
 
-	r->ev = kvcalloc(slots, sizeof(*r->ev), GFP_KERNEL);
+	r->ev = kvcalloc(slots, sizeof(*r->ev), GFP_KERNEL | __GFP_NOWARN);
 	if (!r->ev)
 		return -ENOMEM;
 	raw_spin_lock_init(&r->lock);

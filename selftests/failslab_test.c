@@ -19,7 +19,9 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <linux/genetlink.h>
+#include <linux/meas_task.h>
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
@@ -441,6 +443,65 @@ TEST_F(failslab, iotrace_read)
 	EXPECT_EQ(self->total, self->got);
 	meas_stop(self->fd, 1U << MEAS_CLASS_IO, &rc);
 	null_blk_unload();
+}
+
+/* ---- TASK_START (task measurement) ---- */
+
+#define TASK_FILE	"/tmp/failslab.task"
+
+static int task_start_self(fixture_t *self)
+{
+	struct meas_task_start k = {
+		.size = sizeof(k), .pcounter_ms = 1, .flags = MEAS_TASK_SVC,
+		.load_info = MEAS_TASK_LOAD_DETAILED,
+		.path = (uintptr_t)TASK_FILE, .result = MEAS_RC_NONE,
+	};
+
+	return ioctl(self->fd, MEAS_IOC_TASK_START, &k) ? -errno : 0;
+}
+
+static void task_stop_self(fixture_t *self)
+{
+	struct meas_task_stop k = { .size = sizeof(k) };
+
+	ioctl(self->fd, MEAS_IOC_TASK_STOP, &k);
+}
+
+static void task_no_file(fixture_t *self)
+{
+	(void)self;
+	unlink(TASK_FILE);
+}
+
+/* Not measured, nothing probed, and no record written. */
+static bool task_not_started(fixture_t *self)
+{
+	struct meas_task_stop k = { .size = sizeof(k) };
+	struct stat st;
+
+	if (!ioctl(self->fd, MEAS_IOC_TASK_STOP, &k) || errno != ENOENT)
+		return false;
+	if (!stat(TASK_FILE, &st) && st.st_size)
+		return false;
+	return self->global || info_of(self->fd).probes == 0;
+}
+
+TEST_F_TIMEOUT(failslab, task_start, 600)
+{
+	static const struct nth_case c = {
+		.name = "TASK_START",
+		.call = task_start_self,
+		/* NPS0050 (ENOMEM, EIO), NPS0067 (EIO) */
+		.errs = { ENOMEM, EIO },
+		.unchanged = task_not_started,
+		.undo = task_stop_self,
+		.prepare = task_no_file,
+	};
+
+	NEED_FAIL_NTH();
+	EXPECT_LT(0, fail_each(_metadata, self, &c));
+	unlink(TASK_FILE);	/* the last, successful start wrote it */
+	EXPECT_TRUE(task_not_started(self));
 }
 
 TEST_HARNESS_MAIN
