@@ -22,7 +22,7 @@ export KVER = $(shell modinfo -F vermagic module/meas.ko 2>/dev/null | cut -d' '
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all module tools deps check check-debug unit vmtest demo bench sparse \
+.PHONY: all module tools deps deps-debug check check-debug unit vmtest demo bench sparse \
 	checkpatch clean
 
 all: module tools
@@ -36,6 +36,10 @@ tools:
 
 deps:
 	scripts/deps.sh
+
+# deps and what building the debug kernel needs (flex, bison, libelf, libssl)
+deps-debug:
+	scripts/deps.sh debug
 
 unit:
 	$(MAKE) -C selftests unit
@@ -53,7 +57,7 @@ check: deps
 # $(BUILD)/debug-src, so the objects of the normal build stay as they are.
 DEBUG_SRC := $(BUILD)/debug-src
 
-check-debug: tools
+check-debug: deps-debug tools
 	set -e; kdir=$$(selftests/debug-kernel/build.sh); \
 	mkdir -p $(DEBUG_SRC); \
 	tar -cf - --exclude='.*' --exclude='*.o' --exclude='*.o.d' \

@@ -3,12 +3,15 @@
 #
 # Install every Debian package meas needs to build, run and test:
 # non-interactive, and a no-op when everything is there already.
+#   scripts/deps.sh [debug]
+# "debug" adds what building the debug kernel needs (make check-debug).
 set -eu
 
 PKGS="build-essential pkg-config kmod cpio xz-utils bc python3 util-linux
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static fio
 libnl-3-dev libnl-genl-3-dev sparse"
+[ "${1:-}" = debug ] && PKGS="$PKGS flex bison libelf-dev libssl-dev"
 
 missing=""
 for p in $PKGS; do

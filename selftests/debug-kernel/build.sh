@@ -20,7 +20,7 @@ if [ -f "$dir/.done" ]; then
 fi
 for p in flex bison bc libelf-dev libssl-dev; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		{ echo "debug kernel: $p missing: run 'make deps'" >&2; exit 1; }
+		{ echo "debug kernel: $p missing: run 'make deps-debug'" >&2; exit 1; }
 done
 rm -rf "$dir"
 mkdir -p "$dir/src"
