@@ -18,9 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <linux/meas.h>
-#if __has_include(<linux/meas_task.h>)
 #include <linux/meas_task.h>
-#endif
 
 #include "kselftest_harness.h"
 #include "libmeas.h"
@@ -447,7 +445,6 @@ TEST_F(leak, netlink_records)
 	meas_nl_close(nl);
 }
 
-#ifdef MEAS_IOC_TASK_START
 /* TASK_START and TASK_STOP: the struct, and the file's session record. */
 TEST_F(leak, task_start_stop)
 {
@@ -486,6 +483,5 @@ TEST_F(leak, task_start_stop)
 	EXPECT_TRUE(padded(sess.release, sizeof(sess.release)));
 	unlink(path);
 }
-#endif
 
 TEST_HARNESS_MAIN

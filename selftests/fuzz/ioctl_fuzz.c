@@ -22,9 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/meas.h>
-#if __has_include(<linux/meas_task.h>)
 #include <linux/meas_task.h>
-#endif
 
 #include "fuzz.h"
 
@@ -37,9 +35,7 @@ static const unsigned long cmds[] = {
 	MEAS_IOC_CLOCKINFO, MEAS_IOC_DEFINE, MEAS_IOC_UNDEFINE,
 	MEAS_IOC_DESCRIBE, MEAS_IOC_UPDATE, MEAS_IOC_GETPROCSTATS,
 	MEAS_IOC_READACTIVE,
-#ifdef MEAS_IOC_TASK_START
 	MEAS_IOC_TASK_START, MEAS_IOC_TASK_STOP,
-#endif
 };
 
 /* The errnos uapi/linux/meas.h documents, and ENOTTY for unknown ioctls. */
@@ -47,9 +43,7 @@ static const int documented[] = {
 	E2BIG, EACCES, EALREADY, EBUSY, EEXIST, EFAULT, EINTR, EINVAL, EIO,
 	EMFILE, ENFILE, ENOBUFS, ENODATA, ENOENT, ENOMEM, EOPNOTSUPP,
 	EOVERFLOW, EPERM, ERANGE, ESRCH, ESTALE, ENOTTY,
-#ifdef MEAS_IOC_TASK_START
 	ENOSPC, EMEDIUMTYPE,
-#endif
 };
 
 /* An interesting 64-bit value: small, edge, huge or an address. */
@@ -114,11 +108,9 @@ static void fill(unsigned char *buf, unsigned char *good, unsigned char *guard)
 /* End the task measurements the random calls may have started on @pid. */
 static void task_stop(int fd, int pid)
 {
-#ifdef MEAS_IOC_TASK_START
 	struct meas_task_stop ts = { .size = sizeof(ts), .pid = pid };
 
 	ioctl(fd, MEAS_IOC_TASK_STOP, &ts);
-#endif
 }
 
 /* ... on every process: a random PID may have hit one. */
