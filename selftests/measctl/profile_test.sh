@@ -99,26 +99,15 @@ ok $? "clock in use: message names GETCLOCK code 2"
 kill -9 "$hold"
 wait "$hold" 2>/dev/null
 
-python3 - "$T" <<'PY'
-import json, os, re, sys
+python3 - "$T" "$(dirname "$0")" <<'PY'
+import os, re, sys
+
+sys.path.insert(0, sys.argv[2])
+from tapjson import Tap
 
 T = sys.argv[1]
-n = 15
-bad = 0
-
-def ok(cond, what):
-    global n, bad
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - profile: %s" % (n, what))
-    bad |= not cond
-
-def load(name):
-    try:
-        with open(os.path.join(T, name)) as f:
-            return json.load(f)
-    except Exception as e:
-        print("# %s: %s" % (name, e))
-        return {}
+tap = Tap(T, 15, "profile")
+ok, load = tap.ok, tap.load
 
 s = load("spin.json")
 fn = s.get("functions", [{}])[0]
@@ -176,7 +165,7 @@ b = load("busy.json")
 ok(b.get("ok") is False and b.get("result") == 2 and
    b.get("errno_name") == "EBUSY",
    "clock in use: JSON error document (result %s)" % b.get("result"))
-sys.exit(bad)
+sys.exit(tap.bad)
 PY
 [ $? -eq 0 ] || status=1
 rm -rf "$T"

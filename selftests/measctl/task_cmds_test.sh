@@ -123,25 +123,15 @@ ok $? "bad --load refused"
 exits 2 $M task run --pid 1 -- true
 ok $? "run --pid refused"
 
-python3 - "$T" "$n" <<'PY'
-import json, os, sys
+python3 - "$T" "$n" "$(dirname "$0")" <<'PY'
+import os, sys
 
-T, n = sys.argv[1], int(sys.argv[2])
-bad = 0
+sys.path.insert(0, sys.argv[3])
+from tapjson import Tap
 
-def ok(cond, what):
-    global n, bad
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - task: %s" % (n, what))
-    bad |= not cond
-
-def load(name):
-    try:
-        with open(os.path.join(T, name)) as f:
-            return json.load(f)
-    except Exception as e:
-        print("# %s: %s" % (name, e))
-        return {}
+T = sys.argv[1]
+tap = Tap(T, int(sys.argv[2]), "task")
+ok, load = tap.ok, tap.load
 
 d = load("spin.json")
 s = (d.get("sessions") or [{}])[0]
@@ -176,7 +166,7 @@ ok(b.get("ok") is False and b.get("result") == 45 and
    "json errors: result %s %s, %s %s; stopped session ended by %s"
    % (b.get("result"), b.get("errno_name"), m.get("result"),
       m.get("errno_name"), z.get("end_reason")))
-sys.exit(bad)
+sys.exit(tap.bad)
 PY
 [ $? -eq 0 ] || status=1
 rm -rf "$T"

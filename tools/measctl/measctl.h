@@ -167,6 +167,7 @@ int holder_scan(const char *dir, struct holder_ent **out, size_t *n);
 int cmd_start(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
+int run_exit_code(int status);
 int cmd_get(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_header(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct cmd_ctx *ctx, int argc, char **argv);

@@ -42,6 +42,16 @@ static void __noreturn run_child(char **cmd)
 }
 
 /* Fork, exec and wait; fills r->status and r->exit_code. */
+/* A command's exit status as a shell gives it: 128 + N for signal N. */
+int run_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_FAIL;
+}
+
 static int run_command(struct cmd_ctx *ctx, char **cmd, struct run_result *r)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
@@ -67,12 +77,7 @@ static int run_command(struct cmd_ctx *ctx, char **cmd, struct run_result *r)
 	sigaction(SIGQUIT, &oquit, NULL);
 	if (w < 0)
 		return fail(ctx, errno, "waitpid");
-	if (WIFEXITED(r->status))
-		r->exit_code = WEXITSTATUS(r->status);
-	else if (WIFSIGNALED(r->status))
-		r->exit_code = 128 + WTERMSIG(r->status);
-	else
-		r->exit_code = EXIT_FAIL;
+	r->exit_code = run_exit_code(r->status);
 	return EXIT_OK;
 }
 

@@ -303,12 +303,7 @@ static int run_wait(pid_t pid, struct run_state *r)
 	while (w < 0 && errno == EINTR);
 	if (w < 0)
 		return -errno;
-	if (WIFEXITED(r->status))
-		r->exit_code = WEXITSTATUS(r->status);
-	else if (WIFSIGNALED(r->status))
-		r->exit_code = 128 + WTERMSIG(r->status);
-	else
-		r->exit_code = EXIT_FAIL;
+	r->exit_code = run_exit_code(r->status);
 	return 0;
 }
 
