@@ -16,18 +16,8 @@ out=${1:?usage: profile_test.sh BUILD_DIR}
 M=${MEASCTL:-tools/measctl/measctl}
 T=$(mktemp -d /tmp/profile-test.XXXXXX) || exit 1
 SPIN=$out/clock_spin
-status=0
-n=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - profile: $2"
-	else
-		echo "not ok $n - profile: $2"
-		status=1
-	fi
-}
+TAP_PREFIX=profile
+. "$(dirname "$0")/tap.sh"
 
 echo "TAP version 13"
 echo "1..21"

@@ -16,18 +16,8 @@ out=${1:?usage: task_cmds_test.sh BUILD_DIR}
 M=${MEASCTL:-tools/measctl/measctl}
 T=$(mktemp -d /tmp/task-cmds-test.XXXXXX) || exit 1
 SPIN=$out/clock_spin
-status=0
-n=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - task: $2"
-	else
-		echo "not ok $n - task: $2"
-		status=1
-	fi
-}
+TAP_PREFIX=task
+. "$(dirname "$0")/tap.sh"
 
 # $1: expected exit status; the rest: the command.  True if it matches.
 exits() {
