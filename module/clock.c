@@ -359,13 +359,11 @@ static long clock_getclock(struct file *file, void __user *u)
 	long usize, ret;
 	int err;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_GETCLOCK_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_GETCLOCK_SIZE_VER0, u, &k.flags,
+			      0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags)
-		return -EOPNOTSUPP;
-	if (memchr_inv(k.reserved, 0, sizeof(k.reserved)) ||
-	    (!k.collector && (k.records || k.wakeup)))
+	if (!k.collector && (k.records || k.wakeup))
 		return -EINVAL;
 	if (!perfmon_capable())
 		return -EPERM;
@@ -391,13 +389,10 @@ static long clock_giveclock(struct file *file, void __user *u)
 	unsigned int todo;
 	long usize;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_GIVECLOCK_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_GIVECLOCK_SIZE_VER0, u, &k.flags,
+			      0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags)
-		return -EOPNOTSUPP;
-	if (memchr_inv(k.reserved, 0, sizeof(k.reserved)))
-		return -EINVAL;
 	if (!perfmon_capable())
 		return -EPERM;
 	if (mutex_lock_killable(&clock_lock))

@@ -74,6 +74,9 @@ int meas_get_stats(struct meas_get *arg);
 int meas_dev_register(void);
 void meas_dev_unregister(void);
 long meas_dev_copy_in(void *k, size_t ksize, size_t ver0, void __user *u);
+long meas_dev_read(void *k, size_t ksize, size_t ver0, void __user *u,
+		   const u32 *flags, u32 known, const void *reserved,
+		   size_t rlen);
 long meas_dev_copy_out(void __user *u, const void *k, size_t ksize,
 		       u32 usize, long ret);
 

@@ -143,12 +143,11 @@ static long ioctl_update(void __user *u)
 	struct meas_update k;
 	long usize;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_UPDATE_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_UPDATE_SIZE_VER0, u, &k.flags,
+			      known, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags & ~known)
-		return -EOPNOTSUPP;
-	if (k.pad || memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+	if (k.pad)
 		return -EINVAL;
 	if (!perfmon_capable())
 		return -EPERM;

@@ -85,13 +85,10 @@ static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
 	long usize;
 	int rc;
 
-	usize = dev_copy_in(&k, sizeof(k), MEAS_START_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_START_SIZE_VER0, u, &k.flags,
+			      0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags)
-		return -EOPNOTSUPP;
-	if (memchr_inv(k.reserved, 0, sizeof(k.reserved)))
-		return -EINVAL;
 	if (!perfmon_capable())
 		return -EPERM;
 	if (start)
@@ -109,12 +106,11 @@ static long dev_get(void __user *u)
 	struct meas_get k;
 	long usize;
 
-	usize = dev_copy_in(&k, sizeof(k), MEAS_GET_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_GET_SIZE_VER0, u, &k.flags,
+			      MEAS_GET_FAST, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags & ~MEAS_GET_FAST)
-		return -EOPNOTSUPP;
-	if (k.pad || memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+	if (k.pad)
 		return -EINVAL;
 	return dev_copy_out(u, &k, sizeof(k), usize, meas_get_stats(&k));
 }
@@ -201,6 +197,36 @@ int meas_dev_register(void)
 void meas_dev_unregister(void)
 {
 	misc_deregister(&meas_misc);
+}
+
+/**
+ * meas_dev_read() - the common start of an ioctl handler
+ * @k: kernel copy of the struct
+ * @ksize: sizeof(*@k)
+ * @ver0: the struct's first published size
+ * @u: the user's struct
+ * @flags: the struct's flags, in @k (read after the copy)
+ * @known: the flags this kernel knows
+ * @reserved: the struct's reserved area, in @k
+ * @rlen: bytes of @reserved
+ *
+ * Return: the size the caller gave; or -EFAULT, -EINVAL, -E2BIG as
+ * dev_copy_in(), -EOPNOTSUPP for an unknown flag, -EINVAL for a reserved
+ * byte that is not zero.  Capabilities and other fields are the caller's.
+ */
+long meas_dev_read(void *k, size_t ksize, size_t ver0, void __user *u,
+		   const u32 *flags, u32 known, const void *reserved,
+		   size_t rlen)
+{
+	long usize = dev_copy_in(k, ksize, ver0, u);
+
+	if (usize < 0)
+		return usize;
+	if (*flags & ~known)
+		return -EOPNOTSUPP;
+	if (memchr_inv(reserved, 0, rlen))
+		return -EINVAL;
+	return usize;
 }
 
 /* The struct copy helpers, for the ioctl handlers of other units. */

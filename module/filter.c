@@ -179,12 +179,11 @@ long meas_filter_ioctl(void __user *u)
 	struct filter_call c = { .k = &k };
 	long usize, rc;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_READACTIVE_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_READACTIVE_SIZE_VER0, u, &k.flags,
+			      0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags)
-		return -EOPNOTSUPP;
-	if (k.pad || memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+	if (k.pad)
 		return -EINVAL;
 	k.bytesret = 0;
 	k.records = 0;

@@ -478,13 +478,10 @@ long meas_iotrace_ioctl(void **state, void __user *u)
 	long usize;
 	int err;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_IOTRACE_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_IOTRACE_SIZE_VER0, u, &k.flags,
+			      MEAS_IOTRACE_FROM_NOW, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags & ~MEAS_IOTRACE_FROM_NOW)
-		return -EOPNOTSUPP;
-	if (memchr_inv(k.reserved, 0, sizeof(k.reserved)))
-		return -EINVAL;
 	if (!perfmon_capable())
 		return -EPERM;
 	k.records = 0;

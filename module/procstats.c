@@ -143,13 +143,12 @@ long meas_procstats_ioctl(void __user *u)
 	struct meas_procstats k;
 	long usize;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_PROCSTATS_SIZE_VER0, u);
+	usize = meas_dev_read(&k, sizeof(k), MEAS_PROCSTATS_SIZE_VER0, u, &k.flags,
+			      MEAS_PROCSTATS_FAST | MEAS_PROCSTATS_SLOT,
+			      k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.flags & ~(MEAS_PROCSTATS_FAST | MEAS_PROCSTATS_SLOT))
-		return -EOPNOTSUPP;
-	if (k.allpins > 1 || k.pad ||
-	    memchr_inv(k.reserved, 0, sizeof(k.reserved)))
+	if (k.allpins > 1 || k.pad)
 		return -EINVAL;
 	return meas_dev_copy_out(u, &k, sizeof(k), usize, procstats(&k));
 }
