@@ -5,7 +5,7 @@
  */
 #include <linux/module.h>
 #include <linux/init.h>
-#include "core.h"
+#include "core/core.h"
 
 static int __init meas_init(void)
 {

@@ -18,5 +18,5 @@ fi
 cd "$top"
 "$dir/scripts/checkpatch.pl" --strict --no-tree --show-types --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f \
-	$(ls module/*.c module/*.h module/example/*.c | grep -v "\.mod\.c$") \
+	$(find module -name "*.[ch]" ! -name "*.mod.c" | sort) \
 	uapi/linux/meas.h

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of module/blklogic.c, the pure logic of the disk
+ * Host unit tests of module/logic/blklogic.c, the pure logic of the disk
  * counters and of the class 14 ring: the same file the module is built
  * from.
  */
@@ -10,8 +10,8 @@
 
 #include "kselftest_harness.h"
 #include <linux/meas.h>
-#include "layout.h"
-#include "blklogic.h"
+#include "logic/layout.h"
+#include "logic/blklogic.h"
 
 static const u32 every_flag[] = {
 	MEAS_IO_F_SYNC, MEAS_IO_F_META, MEAS_IO_F_PRIO, MEAS_IO_F_FUA,

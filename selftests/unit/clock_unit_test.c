@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the shared clock's pure logic: GETINTRATE for every
- * interval from 5 to 1000 ms (module/intrate.c), the order of the checks
- * of GETCLOCK and GIVECLOCK and the buffer geometry (module/clockrule.c).
+ * interval from 5 to 1000 ms (module/logic/intrate.c), the order of the checks
+ * of GETCLOCK and GIVECLOCK and the buffer geometry (module/logic/clockrule.c).
  * The same files the module is built from.
  */
 #include <stdint.h>
@@ -11,8 +11,8 @@
 
 #include "kselftest_harness.h"
 #include <linux/meas.h>
-#include "intrate.h"
-#include "clockrule.h"
+#include "logic/intrate.h"
+#include "logic/clockrule.h"
 
 /*
  * GETINTRATE restated independently from the seed's description: special

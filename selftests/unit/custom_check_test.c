@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the pure logic of user-defined classes
- * (module/custom_check.c): the same file the module is built from.
+ * (module/logic/custom_check.c): the same file the module is built from.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "kselftest_harness.h"
 #include <linux/meas.h>
-#include "custom_check.h"
+#include "logic/custom_check.h"
 
 /* 2 subclasses: 3 entries of 4 items, 1 entry of 2 items. */
 static struct meas_define two_subs(void)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Kernel type names for module/layout.c built on the host. */
+/* Kernel type names for module/logic/layout.c built on the host. */
 #ifndef MEAS_UNIT_KTYPES_H
 #define MEAS_UNIT_KTYPES_H
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the pure logic in module/layout.c: the same file
+ * Host unit tests of the pure logic in module/logic/layout.c: the same file
  * the module is built from.
  */
 #include <stdint.h>
@@ -9,7 +9,7 @@
 
 #include "kselftest_harness.h"
 #include <linux/meas.h>
-#include "layout.h"
+#include "logic/layout.h"
 
 static struct meas_class_spec class0_spec(u64 devslots)
 {

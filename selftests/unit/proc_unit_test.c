@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the pure logic of class 15: module/match.c (entity
+ * Host unit tests of the pure logic of class 15: module/logic/match.c (entity
  * descriptors, the '*' wildcard, include and exclude) and
- * module/proccheck.c (GETPROCSTATS arguments).
+ * module/logic/proccheck.c (GETPROCSTATS arguments).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 
 #include "kselftest_harness.h"
 #include <linux/meas.h>
-#include "match.h"
-#include "proccheck.h"
+#include "logic/match.h"
+#include "logic/proccheck.h"
 
 static struct meas_entity_desc desc(int include)
 {

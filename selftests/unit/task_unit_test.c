@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the pure logic of task measurement: module/taskcheck.c
+ * Host unit tests of the pure logic of task measurement: module/logic/taskcheck.c
  * (START and STOP arguments, the errno of each code, record sizes and the
  * test for a meas task file).
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "taskcheck.h"
+#include "logic/taskcheck.h"
 
 static struct meas_task_start good(void)
 {

@@ -7,8 +7,8 @@
  * printers) has entry 0 only: Linux has no line printer on the block
  * layer.
  */
-#include "core.h"
-#include "blklogic.h"
+#include "core/core.h"
+#include "logic/blklogic.h"
 
 /* Room for max_disks disks and max_tapes tapes (blklogic.c). */
 static void class0_shape(struct meas_class_spec *spec)

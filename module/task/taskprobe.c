@@ -29,7 +29,7 @@
 #include <linux/ptrace.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
-#include "core.h"
+#include "core/core.h"
 #include "task.h"
 
 static atomic_t task_cbs = ATOMIC_INIT(0);

@@ -15,7 +15,7 @@
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>
 #include "task.h"
-#include "compat.h"
+#include "core/compat.h"
 
 /* More executable mappings than this are counted, not recorded. */
 #define TASK_MAX_OBJECTS	4096

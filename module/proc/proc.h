@@ -21,7 +21,7 @@
 #include <linux/cache.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
-#include "core.h"
+#include "core/core.h"
 
 struct task_struct;
 struct pid;

@@ -11,7 +11,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include "proc.h"
-#include "proccheck.h"
+#include "logic/proccheck.h"
 
 static const int procstats_errno[] = {
 	[MEAS_PROC_OK]		= 0,

@@ -11,7 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/cache.h>
 #include <linux/sched.h>
-#include "blklogic.h"
+#include "logic/blklogic.h"
 
 struct meas_class;
 struct request;

@@ -9,7 +9,7 @@
 #include <linux/types.h>
 #include <linux/mutex.h>
 #include <linux/meas.h>
-#include "layout.h"
+#include "logic/layout.h"
 
 struct meas_class;
 

@@ -19,8 +19,8 @@
 #include <linux/smp.h>
 #include <linux/cpuhotplug.h>
 #include <linux/string.h>
-#include "core.h"
-#include "compat.h"
+#include "core/core.h"
+#include "core/compat.h"
 
 struct sched_cpu {
 	u64 item[MEAS_C0_FIXED_ITEMS];

@@ -31,8 +31,8 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include "clock.h"
-#include "clockrule.h"
-#include "compat.h"
+#include "logic/clockrule.h"
+#include "core/compat.h"
 
 static unsigned int max_clock_kib = 64 * 1024;
 module_param(max_clock_kib, uint, 0644);

@@ -21,8 +21,8 @@
 #include <linux/err.h>
 #include <linux/fs_struct.h>
 #include "task.h"
-#include "taskcheck.h"
-#include "compat.h"
+#include "logic/taskcheck.h"
+#include "core/compat.h"
 
 #define TASK_WBUF	(64 * 1024)
 #define TASK_BATCH	64

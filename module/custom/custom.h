@@ -13,8 +13,8 @@
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
 #include <asm/local64.h>
-#include "core.h"
-#include "custom_check.h"
+#include "core/core.h"
+#include "logic/custom_check.h"
 
 /**
  * struct custom_def - a user-defined class, as defined

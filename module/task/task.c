@@ -21,9 +21,9 @@
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
-#include "core.h"
+#include "core/core.h"
 #include "task.h"
-#include "taskcheck.h"
+#include "logic/taskcheck.h"
 
 #define TASK_TICK	(HZ / 5)	/* the writer's period */
 

@@ -28,9 +28,9 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
-#include "core.h"
+#include "core/core.h"
 #include "blk.h"
-#include "compat.h"
+#include "core/compat.h"
 
 /* The unit, while a class uses it; changed under meas_sir. */
 static struct meas_blk *blk_unit;

@@ -26,7 +26,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
-#include "core.h"
+#include "core/core.h"
 #include "blk.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */

@@ -16,7 +16,7 @@
  */
 #include <linux/bits.h>
 #include <linux/string.h>
-#include "core.h"
+#include "core/core.h"
 #include "clock.h"
 
 static int snap_prepare(void)

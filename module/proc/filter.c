@@ -13,7 +13,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include "proc.h"
-#include "match.h"
+#include "logic/match.h"
 
 static const int filter_errno[] = {
 	[MEAS_RA_OK]		= 0,

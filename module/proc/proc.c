@@ -36,7 +36,7 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include "proc.h"
-#include "compat.h"
+#include "core/compat.h"
 
 static unsigned int proc_slots = 32768;
 module_param(proc_slots, uint, 0644);

@@ -18,7 +18,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include "core.h"
+#include "core/core.h"
 #include "blk.h"
 
 /**

@@ -37,9 +37,9 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include "core.h"
+#include "core/core.h"
 #include "clock.h"
-#include "clockrule.h"
+#include "logic/clockrule.h"
 
 /*
  * Fault injection for the steps of GETCLOCK a healthy machine does not
