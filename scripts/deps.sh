@@ -33,6 +33,6 @@ else
 fi
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+$SUDO apt-get update -qq -o DPkg::Lock::Timeout=900
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 $missing >/dev/null
