@@ -71,3 +71,4 @@ module_exit(meas_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("MPE IV measurement interface: statistics classes, GETSTATISTICS");
 MODULE_AUTHOR("The meas developers");
+MODULE_VERSION(MEAS_VERSION);

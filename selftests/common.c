@@ -30,9 +30,17 @@ int write_file(const char *path, const char *value)
 int try_set_param(const char *name, const char *value)
 {
 	char path[128];
+	int err;
 
 	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	return write_file(path, value);
+	err = write_file(path, value);
+	/* The fault-injection hooks exist in the test build only. */
+	if (err == -ENOENT && access(PARAM_DIR, F_OK) == 0)
+		fprintf(stderr, "# meas.ko has no parameter %s (the fault-injection ones need the test build, make MEAS_TEST=1)\n",
+			name);
+	else if (err == -ENOENT)
+		fprintf(stderr, "# meas.ko is not loaded: no " PARAM_DIR "\n");
+	return err;
 }
 
 void set_param(const char *name, const char *value)

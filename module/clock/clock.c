@@ -30,7 +30,6 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
@@ -40,16 +39,7 @@
 #include "core/core.h"
 #include "clock.h"
 #include "logic/clockrule.h"
-
-/*
- * Fault injection for the steps of GETCLOCK a healthy machine does not
- * fail: the next initialisation fails at the step of that code (5, 6 or
- * 8), then the parameter resets to 0.
- */
-static int clock_fail;
-module_param(clock_fail, int, 0644);
-MODULE_PARM_DESC(clock_fail,
-		 "Make the next GETCLOCK initialisation fail with this code, 5, 6 or 8 (testing)");
+#include "core/inject.h"
 
 static const struct meas_collector *const clock_collectors[] = {
 	[MEAS_COLLECTOR_PC]	= &meas_collect_pc,
@@ -109,20 +99,6 @@ static struct {
 } clock;
 
 static int clock_hp_state;
-
-/**
- * meas_clock_fail() - consume an injected GETCLOCK failure
- * @code: the GETCLOCK code of the step asking
- *
- * Return: true if the step must fail.
- */
-bool meas_clock_fail(int code)
-{
-	if (READ_ONCE(clock_fail) != code)
-		return false;
-	WRITE_ONCE(clock_fail, 0);
-	return true;
-}
 
 /**
  * meas_clock_leader() - the CPU that takes system-wide records
@@ -225,7 +201,7 @@ static int clock_prepare(const struct meas_collector *coll, int *err)
 {
 	int rc = MEAS_GETCLOCK_OK;
 
-	if (meas_clock_fail(MEAS_GETCLOCK_NOCODE))
+	if (meas_inject_clock(MEAS_GETCLOCK_NOCODE))
 		rc = MEAS_GETCLOCK_NOCODE;
 	else if (coll->prepare)
 		rc = coll->prepare();
@@ -249,7 +225,7 @@ static int clock_take(struct file *file, struct meas_getclock *k,
 	if (rc)
 		goto unprepare;
 	rc = MEAS_GETCLOCK_NOENTRY;
-	fd = meas_clock_fail(MEAS_GETCLOCK_NOENTRY) ? -ENOMEM :
+	fd = meas_inject_clock(MEAS_GETCLOCK_NOENTRY) ? -ENOMEM :
 		get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {
 		*err = fd;

@@ -38,7 +38,6 @@ extern const struct meas_collector meas_collect_snap;
 
 /* clock.c */
 unsigned int meas_clock_leader(void);
-bool meas_clock_fail(int code);
 
 /* clockbuf.c */
 int meas_clockbuf_create(const struct meas_collector *coll, u32 records,

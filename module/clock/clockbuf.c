@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "logic/clockrule.h"
 #include "core/compat.h"
+#include "core/inject.h"
 
 static unsigned int max_clock_kib = 64 * 1024;
 module_param(max_clock_kib, uint, 0644);
@@ -386,7 +387,7 @@ int meas_clockbuf_create(const struct meas_collector *coll, u32 records,
 	}
 	*err = -ENOMEM;
 	/* More than the machine has: fail quietly rather than warn. */
-	if (meas_clock_fail(MEAS_GETCLOCK_NOBUF) ||
+	if (meas_inject_clock(MEAS_GETCLOCK_NOBUF) ||
 	    g.size >> PAGE_SHIFT > totalram_pages())
 		return MEAS_GETCLOCK_NOBUF;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);

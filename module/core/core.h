@@ -122,11 +122,9 @@ void meas_tp_bind(struct meas_tp *tps, unsigned int n);
 int meas_tp_register(struct meas_tp *tps, unsigned int n, void *data);
 void meas_tp_unregister(struct meas_tp *tps, unsigned int n, void *data);
 
-/* params.c: module parameters and fault injection */
+/* params.c: module parameters (fault injection: inject.h) */
 extern unsigned int meas_param_max_region_kib;
 extern unsigned int meas_param_max_disks;
-bool meas_params_fail(int code);
-bool meas_params_fail_task(int step);
 extern unsigned int meas_param_max_tasks;
 extern unsigned int meas_param_task_ring_kib;
 
@@ -160,6 +158,5 @@ void meas_iotrace_release(void *state);
 extern unsigned int meas_param_max_tapes;
 extern unsigned int meas_param_io_records;
 extern unsigned int meas_param_io_track;
-bool meas_params_fail_io(int code);
 
 #endif /* _MEAS_CORE_H */

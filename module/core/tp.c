@@ -9,6 +9,7 @@
 #include <linux/string.h>
 #include <linux/printk.h>
 #include "core.h"
+#include "inject.h"
 
 /* Probes registered now, for MEAS_IOC_INFO; changed under meas_sir. */
 unsigned int meas_tp_probes;
@@ -69,7 +70,7 @@ int meas_tp_register(struct meas_tp *tps, unsigned int n, void *data)
 	for (i = 0; i < n && !err; i++) {
 		if (!tps[i].tp)
 			continue;
-		err = meas_params_fail(MEAS_START_NOLOCK) ? -EIO :
+		err = meas_inject_start(MEAS_START_NOLOCK) ? -EIO :
 			tracepoint_probe_register(tps[i].tp, tps[i].probe, data);
 		if (!err)
 			meas_tp_probes++;

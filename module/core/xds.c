@@ -7,6 +7,7 @@
 #include <linux/vmalloc.h>
 #include <linux/gfp.h>
 #include "core.h"
+#include "inject.h"
 
 /**
  * meas_xds_create() - allocate and format the region of a class
@@ -25,7 +26,7 @@ int meas_xds_create(struct meas_class *cls, int class)
 	limit = (u64)meas_param_max_region_kib * 1024 / sizeof(u64);
 	if (!words || words > limit)
 		return MEAS_START_TOOBIG;
-	if (meas_params_fail(MEAS_START_NOVMEM))
+	if (meas_inject_start(MEAS_START_NOVMEM))
 		return MEAS_START_NOVMEM;
 	/* A failure here is an answer to the caller, not a kernel problem. */
 	cls->region = __vmalloc(words * sizeof(u64),

@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include "custom.h"
 #include "meas_api.h"
+#include "core/inject.h"
 
 struct custom_live __rcu *meas_custom_live[MEAS_NR_CLASSES];
 u32 meas_custom_defined;
@@ -268,7 +269,7 @@ static int custom_attach(struct meas_class *cls)
 	const struct custom_def *def = cls->priv;
 	struct custom_live *live;
 
-	if (meas_params_fail(MEAS_START_NODST))
+	if (meas_inject_start(MEAS_START_NODST))
 		return MEAS_START_NODST;
 	live = custom_live_new(def);
 	if (!live)

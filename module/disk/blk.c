@@ -31,6 +31,7 @@
 #include "core/core.h"
 #include "blk.h"
 #include "core/compat.h"
+#include "core/inject.h"
 
 /* The unit, while a class uses it; changed under meas_sir. */
 static struct meas_blk *blk_unit;
@@ -614,13 +615,13 @@ static int blk_start(void)
 {
 	struct meas_blk *b;
 
-	if (meas_params_fail_io(MEAS_START_NODST))
+	if (meas_inject_io(MEAS_START_NODST))
 		return MEAS_START_NODST;
 	b = blk_alloc();
 	if (!b)
 		return MEAS_START_NODST;
 	meas_tape_attach();
-	if (meas_params_fail_io(MEAS_START_NOLOCK) ||
+	if (meas_inject_io(MEAS_START_NOLOCK) ||
 	    meas_tp_register(blk_tps, ARRAY_SIZE(blk_tps), b)) {
 		tracepoint_synchronize_unregister();
 		goto detach_tapes;
@@ -698,7 +699,7 @@ static struct meas_blk_c0 *blk_c0_alloc(struct meas_blk *b)
 {
 	struct meas_blk_c0 *c0;
 
-	if (meas_params_fail_io(MEAS_START_NODST))
+	if (meas_inject_io(MEAS_START_NODST))
 		return NULL;
 	c0 = kzalloc(sizeof(*c0), GFP_KERNEL);
 	if (!c0)

@@ -37,6 +37,7 @@
 #include <asm/unistd.h>
 #include "proc.h"
 #include "core/compat.h"
+#include "core/inject.h"
 
 static unsigned int proc_slots = 32768;
 module_param(proc_slots, uint, 0644);
@@ -375,7 +376,7 @@ static int proc_attach(struct meas_class *cls)
 
 	if (WARN_ON_ONCE(!ent0))
 		return MEAS_START_NOVMEM;
-	if (meas_params_fail(MEAS_START_NODST))
+	if (meas_inject_start(MEAS_START_NODST))
 		return MEAS_START_NODST;
 	nthr = clamp(READ_ONCE(proc_threads), 1U, PROC_MAX_SLOTS);
 	tab = meas_proctab_alloc(ent0[0] - 1, nthr,

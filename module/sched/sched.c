@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include "core/core.h"
 #include "core/compat.h"
+#include "core/inject.h"
 
 struct sched_cpu {
 	u64 item[MEAS_C0_FIXED_ITEMS];
@@ -218,7 +219,7 @@ int meas_sched_attach(struct meas_class *cls)
 {
 	int cpu;
 
-	if (meas_params_fail(MEAS_START_NODST))
+	if (meas_inject_start(MEAS_START_NODST))
 		return MEAS_START_NODST;
 	sched_cpus = __alloc_percpu_gfp(sizeof(struct sched_cpu),
 					__alignof__(struct sched_cpu),

@@ -24,6 +24,7 @@
 #include "core/core.h"
 #include "task.h"
 #include "logic/taskcheck.h"
+#include "core/inject.h"
 
 #define TASK_TICK	(HZ / 5)	/* the writer's period */
 
@@ -170,7 +171,7 @@ static struct meas_task *task_alloc(const struct meas_task_start *k,
 {
 	struct meas_task *m;
 
-	if (meas_params_fail_task(2))
+	if (meas_inject_task(2))
 		return NULL;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
@@ -291,7 +292,7 @@ static int task_start_locked(struct meas_task *m, const char __user *path,
 		return err == -ENOMEM ? -ENOMEM : -EIO;
 	}
 	/* the file last, so that nothing is created for a start that fails */
-	err = meas_params_fail_task(1) ? -EINVAL :
+	err = meas_inject_task(1) ? -EINVAL :
 	      meas_taskprobe_events(m, m->leader);
 	code = err ? (err == -ENOMEM ? -ENOMEM : -EIO) :
 		     meas_taskfile_open(m, path, vpid, file_errno);

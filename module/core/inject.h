@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fault injection for the error paths a healthy machine never takes.
+ * Only the test build has it (make MEAS_TEST=1, which make check, make
+ * check-debug and the VM test lanes set): there inject.c gives each hook a
+ * module parameter; the default build, the one packages ship, has no such
+ * parameter and every hook below is a constant false the compiler drops.
+ *
+ * Each hook consumes its injection: true once for the step asked, then
+ * the parameter is back at 0.
+ */
+#ifndef _MEAS_CORE_INJECT_H
+#define _MEAS_CORE_INJECT_H
+
+#include <linux/types.h>
+
+#ifdef MEAS_TEST
+/* fail_start: a STARTSTATISTICS that formats a region, code 1..3 */
+bool meas_inject_start(int code);
+/* fail_io: the start of the disk counters or of the I/O trace, code 2..3 */
+bool meas_inject_io(int code);
+/* fail_task: TASK_START, step 1 (CPU clock events) or 2 (memory) */
+bool meas_inject_task(int step);
+/* clock_fail: the GETCLOCK initialisation, code 5, 6 or 8 */
+bool meas_inject_clock(int code);
+#else
+static inline bool meas_inject_start(int code) { return false; }
+static inline bool meas_inject_io(int code) { return false; }
+static inline bool meas_inject_task(int step) { return false; }
+static inline bool meas_inject_clock(int code) { return false; }
+#endif
+
+#endif /* _MEAS_CORE_INJECT_H */
