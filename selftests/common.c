@@ -10,6 +10,7 @@
 #include <linux/capability.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include "common.h"
@@ -180,6 +181,15 @@ int diskstats(const char *name, struct dstats *d)
 	if (f)
 		fclose(f);
 	return found;
+}
+
+uint64_t dev_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	return MEAS_DEV(major(st.st_rdev), minor(st.st_rdev));
 }
 
 int wait_node(const char *path)

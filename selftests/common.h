@@ -60,6 +60,9 @@ struct dstats {
 /* /proc/diskstats: the disk's reads, writes, discards and flushes. */
 int diskstats(const char *name, struct dstats *d);
 
+/* MEAS_DEV() of the block device node @path, or 0. */
+uint64_t dev_of(const char *path);
+
 /* Wait up to 5 s for a block device node (devtmpfs creates it). */
 int wait_node(const char *path);
 

@@ -20,9 +20,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -52,15 +50,6 @@ static int run(const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	return system(cmd);
-}
-
-static uint64_t dev_of(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return 0;
-	return MEAS_DEV(major(st.st_rdev), minor(st.st_rdev));
 }
 
 /* ---- class 0 subclasses 1 and 4 ------------------------------------------- */

@@ -15,6 +15,7 @@ insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 
 
 # disks and the I/O trace; they load null_blk and virtio_blk themselves
 "$out/io_test" || status=1
+"$out/iolat_test" || status=1
 selftests/measctl/iostat_test.sh || status=1
 
 if [ -x selftests/measctl/measctl_test.sh ]; then

@@ -160,6 +160,27 @@ static u32 blk_flags(meas_opf_t opf)
 	return flags;
 }
 
+/*
+ * The latency group of an operation: the kernel's own rule for
+ * /proc/diskstats (op_stat_group()), and flushes apart, as the kernel
+ * counts them apart.  Passthrough commands are not disk I/O there.
+ */
+static u32 blk_lat_op(enum req_op op)
+{
+	if (op == REQ_OP_FLUSH)
+		return MEAS_C0_LAT_FLUSH;
+	if (op == REQ_OP_DRV_IN || op == REQ_OP_DRV_OUT)
+		return MEAS_LAT_NONE;
+	switch (op_stat_group(op)) {
+	case STAT_WRITE:
+		return MEAS_C0_LAT_WRITE;
+	case STAT_DISCARD:
+		return MEAS_C0_LAT_DISCARD;
+	default:
+		return MEAS_C0_LAT_READ;
+	}
+}
+
 /* ---- entering and leaving ---------------------------------------------- */
 
 static u32 blk_disk_slot(struct meas_blk *b, struct gendisk *disk)
@@ -350,6 +371,7 @@ static void blk_rq_merge(void *data, struct request *rq)
  * @done: the request's last event; else a partial completion, or the
  *	data phase of a flush sequence
  * @tape: @rec.dev is a tape (subclass 3)
+ * @lat_op: its latency group (subclass 5), or MEAS_LAT_NONE
  */
 struct blk_event {
 	unsigned long key;
@@ -357,7 +379,32 @@ struct blk_event {
 	struct meas_io_record rec;
 	bool done;
 	bool tape;
+	u32 lat_op;
 };
+
+/*
+ * Subclass 5: a request's last event counts in its group; it is timed
+ * from its entering, as subclass 4's times are, when meas saw it enter.
+ */
+static void blk_count_lat(struct meas_blk_c0 *c0, u32 slot,
+			  const struct blk_event *ev,
+			  const struct meas_track_rec *tr, u64 now)
+{
+	u64 *row = this_cpu_read(*c0->lat_rows) + slot * MEAS_LAT_ROW_WORDS;
+	u64 ns;
+
+	if (ev->lat_op == MEAS_LAT_NONE)
+		return;
+	row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_COUNT)]++;
+	if (!tr) {
+		row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_UNTIMED)]++;
+		return;
+	}
+	ns = now - tr->insert_ns;
+	row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_SUM_NS)] += ns;
+	row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_BUCKET0 +
+			  meas_lat_bucket(ns))]++;
+}
 
 static void blk_count_disk(struct meas_blk_c0 *c0, u32 slot,
 			   const struct blk_event *ev,
@@ -377,6 +424,7 @@ static void blk_count_disk(struct meas_blk_c0 *c0, u32 slot,
 		x[MEAS_C0_XFER_DISCARD_BYTES] += ev->rec.bytes;
 	if (!ev->done)
 		return;
+	blk_count_lat(c0, slot, ev, tr, now);
 	row[MEAS_ROW_DISC + meas_blk_disc_item(op, ev->rec.flags)]++;
 	x[MEAS_C0_XFER_READS] += rd;
 	x[MEAS_C0_XFER_WRITES] += wr;
@@ -485,6 +533,7 @@ static void blk_rq_complete(void *data, struct request *rq,
 			.status = blk_status_to_errno(error),
 			.alloc_ns = rq->start_time_ns,
 		},
+		.lat_op = blk_lat_op(req_op(rq)),
 	};
 
 	ev.done = nr_bytes >= blk_rq_bytes(rq) &&
@@ -544,6 +593,7 @@ static void blk_bio_complete(void *data, struct bio *bio)
 			.flags = blk_flags(bio->bi_opf) | MEAS_IO_F_BIO,
 			.status = blk_status_to_errno(bio->bi_status),
 		},
+		.lat_op = blk_lat_op(bio_op(bio)),
 	};
 
 	if (!blk_bio_based(disk))
@@ -686,12 +736,13 @@ struct meas_blk *meas_blk_live(void)
 	return blk_unit;
 }
 
-/* ---- class 0: subclasses 1, 3 and 4 ------------------------------------ */
+/* ---- class 0: subclasses 1, 3, 4 and 5 --------------------------------- */
 
 static void blk_c0_free(struct meas_blk_c0 *c0)
 {
 	meas_pcpu_rows_free(c0->rows);
 	meas_pcpu_rows_free(c0->tape_rows);
+	meas_pcpu_rows_free(c0->lat_rows);
 	kfree(c0);
 }
 
@@ -708,7 +759,9 @@ static struct meas_blk_c0 *blk_c0_alloc(struct meas_blk *b)
 					(size_t)MEAS_ROW_WORDS);
 	c0->tape_rows = meas_pcpu_rows_alloc((b->tapes.slots + 1) *
 					     (size_t)MEAS_TAPE_ROW_WORDS);
-	if (c0->rows && c0->tape_rows)
+	c0->lat_rows = meas_pcpu_rows_alloc((b->disks.slots + 1) *
+					    (size_t)MEAS_LAT_ROW_WORDS);
+	if (c0->rows && c0->tape_rows && c0->lat_rows)
 		return c0;
 	blk_c0_free(c0);
 	return NULL;

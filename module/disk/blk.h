@@ -12,6 +12,7 @@
 #include <linux/cache.h>
 #include <linux/sched.h>
 #include "logic/blklogic.h"
+#include "logic/lathist.h"
 
 struct meas_class;
 struct request;
@@ -125,14 +126,22 @@ struct meas_blk_misc {
 	u64 stale;
 };
 
+/* Words of a latency row: subclass 5 items, word 0 (the device) unused. */
+#define MEAS_LAT_ROW_WORDS	MEAS_C0_LAT_ITEMS
+
+/* No latency group: a passthrough request, which /proc/diskstats skips. */
+#define MEAS_LAT_NONE		U32_MAX
+
 /**
  * struct meas_blk_c0 - class 0 counting, while class 0 is enabled
  * @rows: per CPU, (disk slots + 1) rows of MEAS_ROW_WORDS
  * @tape_rows: per CPU, (tape slots + 1) rows of MEAS_TAPE_ROW_WORDS
+ * @lat_rows: per CPU, (disk slots + 1) rows of MEAS_LAT_ROW_WORDS
  */
 struct meas_blk_c0 {
 	u64 *__percpu *rows;
 	u64 *__percpu *tape_rows;
+	u64 *__percpu *lat_rows;
 };
 
 struct meas_io_ring;
@@ -172,7 +181,7 @@ u64 *__percpu *meas_pcpu_rows_alloc(size_t words);
 void meas_pcpu_rows_free(u64 *__percpu *rows);
 void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out);
 
-/* disks.c: class 0 subclasses 1, 3 and 4 */
+/* disks.c: class 0 subclasses 1, 3, 4 and 5 */
 void meas_disks_fold(struct meas_class *cls, struct meas_blk *blk,
 		     struct meas_blk_c0 *c0);
 u32 meas_disks_capacity(void);

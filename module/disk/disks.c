@@ -213,29 +213,39 @@ static void disks_ldev(struct meas_class *cls, u64 k, u64 key,
 	slot[1] = entry - cls->region;
 }
 
-/* Add the counters of one disk slot into its entries of subclasses 1, 4. */
+/* The disk subclasses: 1 (activity), 4 (transfers), 5 (latencies). */
+struct disks_subs {
+	struct disks_place disc;
+	struct disks_place xfer;
+	struct disks_place lat;
+};
+
+/* Add the counters of one disk slot into its entries of subclasses 1, 4, 5. */
 static u64 disks_fold_slot(struct meas_class *cls, struct meas_blk *blk,
 			   struct meas_blk_c0 *c0, u32 slot, u64 key,
-			   u64 entry, const struct disks_place *disc,
-			   const struct disks_place *xfer)
+			   u64 entry, const struct disks_subs *p)
 {
-	u64 sum[MEAS_ROW_WORDS] = { 0 }, *d, *x;
+	u64 sum[MEAS_ROW_WORDS] = { 0 }, *d, *x, *l;
 	u32 i;
 
-	if (entry > disc->cap)
+	if (entry > p->disc.cap)
 		entry = 0;
 	meas_blk_sum_row(c0->rows, slot, MEAS_ROW_WORDS, sum);
-	d = disks_entry(disc, entry);
-	x = disks_entry(xfer, entry);
+	d = disks_entry(&p->disc, entry);
+	x = disks_entry(&p->xfer, entry);
+	l = disks_entry(&p->lat, entry);
 	for (i = 1; i < MEAS_C0_DISC_ITEMS; i++)
 		d[i] += sum[MEAS_ROW_DISC + i];
 	for (i = 1; i < MEAS_C0_XFER_ITEMS; i++)
 		x[i] += sum[MEAS_ROW_XFER + i];
 	x[MEAS_C0_XFER_INFLIGHT] += meas_blk_inflight(blk, slot);
+	/* word 0 of a latency row stays 0: the sums go straight in */
+	meas_blk_sum_row(c0->lat_rows, slot, MEAS_LAT_ROW_WORDS, l);
 	if (!entry)
 		return 0;
 	d[MEAS_C0_DISC_DEV] = key;
 	x[MEAS_C0_XFER_DEV] = key;
+	l[MEAS_C0_LAT_DEV] = key;
 	disks_ldev(cls, entry - 1, key, d);
 	return entry;
 }
@@ -244,26 +254,29 @@ static void disks_fold_disks(struct meas_class *cls, struct meas_blk *blk,
 			     struct meas_blk_c0 *c0)
 {
 	struct meas_devtab *t = &blk->disks;
-	struct disks_place disc, xfer;
+	struct disks_subs p;
 	u64 last = 0, e;
 	u32 i;
 
-	if (!disks_place(cls, MEAS_C0_SUB_DISC, &disc) ||
-	    !disks_place(cls, MEAS_C0_SUB_XFER, &xfer))
+	if (!disks_place(cls, MEAS_C0_SUB_DISC, &p.disc) ||
+	    !disks_place(cls, MEAS_C0_SUB_XFER, &p.xfer) ||
+	    !disks_place(cls, MEAS_C0_SUB_LAT, &p.lat))
 		return;
-	disks_clear(&disc, MEAS_C0_DISC_ITEMS);
-	disks_clear(&xfer, MEAS_C0_XFER_ITEMS);
+	disks_clear(&p.disc, MEAS_C0_DISC_ITEMS);
+	disks_clear(&p.xfer, MEAS_C0_XFER_ITEMS);
+	disks_clear(&p.lat, MEAS_C0_LAT_ITEMS);
 	for (i = 0; i < t->slots; i++) {
 		u64 key = READ_ONCE(t->keys[i]);
 
 		e = key ? READ_ONCE(t->entry[i]) : 0;
 		if (e)		/* else not claimed, or its number not yet out */
 			last = max(last, disks_fold_slot(cls, blk, c0, i, key,
-							 e, &disc, &xfer));
+							 e, &p));
 	}
-	disks_fold_slot(cls, blk, c0, t->slots, 0, 0, &disc, &xfer);
-	disc.e0[0] = last + 1;
-	xfer.e0[0] = last + 1;
+	disks_fold_slot(cls, blk, c0, t->slots, 0, 0, &p);
+	p.disc.e0[0] = last + 1;
+	p.xfer.e0[0] = last + 1;
+	p.lat.e0[0] = last + 1;
 }
 
 static void disks_fold_tapes(struct meas_class *cls, struct meas_blk *blk,

@@ -271,7 +271,7 @@ void meas_io_shape(struct meas_class_spec *spec, u32 parts, u64 per_part)
  * @disks: entries for disks (max_disks)
  * @tapes: entries for tapes (max_tapes)
  *
- * Entry 0 of the disk, tape and transfer subclasses holds, after its
+ * Entry 0 of the disk, tape, transfer and latency subclasses holds, after its
  * header, the counters of the devices that found no entry.
  */
 void meas_c0_disk_shape(struct meas_class_spec *spec, u64 disks, u64 tapes)
@@ -282,6 +282,7 @@ void meas_c0_disk_shape(struct meas_class_spec *spec, u64 disks, u64 tapes)
 		[MEAS_C0_SUB_LP]	= MEAS_C0_LP_ITEMS,
 		[MEAS_C0_SUB_TAPE]	= MEAS_C0_TAPE_ITEMS,
 		[MEAS_C0_SUB_XFER]	= MEAS_C0_XFER_ITEMS,
+		[MEAS_C0_SUB_LAT]	= MEAS_C0_LAT_ITEMS,
 	};
 	unsigned int i;
 
@@ -299,4 +300,6 @@ void meas_c0_disk_shape(struct meas_class_spec *spec, u64 disks, u64 tapes)
 	spec->sub[MEAS_C0_SUB_TAPE].ent0size += MEAS_C0_TAPE_ITEMS;
 	spec->sub[MEAS_C0_SUB_XFER].entries = 1 + disks;
 	spec->sub[MEAS_C0_SUB_XFER].ent0size += MEAS_C0_XFER_ITEMS;
+	spec->sub[MEAS_C0_SUB_LAT].entries = 1 + disks;
+	spec->sub[MEAS_C0_SUB_LAT].ent0size += MEAS_C0_LAT_ITEMS;
 }

@@ -323,11 +323,11 @@ TEST(c0_shape_with_disks_and_tapes)
 	u64 words, *r;
 
 	meas_c0_disk_shape(&s, 4, 2);
-	EXPECT_EQ(5, s.nsub);
+	EXPECT_EQ(6, s.nsub);
 	EXPECT_EQ(6, s.devslots);
 	words = meas_layout_words(&s);
-	EXPECT_EQ(22 + 12 + 6 + 103 + (24 + 4 * 21) + 3 + (7 + 2 * 4) +
-		  (17 + 4 * 14), words);
+	EXPECT_EQ(22 + 12 + 7 + 103 + (24 + 4 * 21) + 3 + (7 + 2 * 4) +
+		  (17 + 4 * 14) + (120 + 4 * 117), words);
 	r = calloc(words, sizeof(u64));
 	ASSERT_NE(NULL, r);
 	meas_layout_format(r, words, &s);
@@ -341,6 +341,10 @@ TEST(c0_shape_with_disks_and_tapes)
 	EXPECT_EQ(5, v.entries);
 	EXPECT_EQ(14, v.entsize);
 	EXPECT_EQ(17, v.ent0size);
+	ASSERT_EQ(MEAS_GET_OK, meas_layout_find(r, words, 0, 5, &v));
+	EXPECT_EQ(5, v.entries);
+	EXPECT_EQ(117, v.entsize);
+	EXPECT_EQ(120, v.ent0size);
 	ASSERT_EQ(MEAS_GET_OK, meas_layout_find(r, words, 0, 2, &v));
 	EXPECT_EQ(1, v.entries);
 	EXPECT_EQ(0, v.items);

@@ -207,7 +207,7 @@ struct meas_info {
 #define MEAS_C0_SUB_LP		2	/* line printers: none on Linux */
 #define MEAS_C0_SUB_TAPE	3	/* tapes */
 #define MEAS_C0_SUB_XFER	4	/* disks: bytes and times (Linux) */
-#define MEAS_C0_NR_SUBCLASSES	5
+#define MEAS_C0_NR_SUBCLASSES	6	/* 5: MEAS_C0_SUB_LAT, below */
 #define MEAS_C0_FIXED_ITEMS	100
 #define MEAS_C0_DISC_ITEMS	21
 #define MEAS_C0_LP_ITEMS	4
@@ -1226,5 +1226,43 @@ struct meas_iotrace_read {
 #define MEAS_IOC_IOTRACE_READ	_IO(MEAS_IOC_TYPE, 0x10)
 
 /* ---- end of disks and the I/O trace ------------------------------------- */
+
+/* ---- I/O latency histograms (class 0 subclass 5, a meas extension) -------
+ * Documentation/io.rst, "Latency histograms".
+ *
+ * One entry per disk (entry k is the disk of subclass 1 entry k; entry 0
+ * has 3 header words and MEAS_C0_LAT_ITEMS items for the disks without
+ * an entry).  Item 0 is the device number, then one block of
+ * MEAS_C0_LAT_OP_ITEMS items for each operation, in the groups of
+ * /proc/diskstats: item MEAS_C0_LAT_OP(op) + MEAS_C0_LAT_COUNT is the
+ * number of completed requests of that group.  A request is timed from
+ * the moment it entered its queue to its completion; bucket b counts the
+ * timed requests of at most MEAS_C0_LAT_BOUND_NS(b) nanoseconds and more
+ * than the bound of bucket b - 1, the last bucket the rest.
+ */
+#define MEAS_C0_SUB_LAT		5	/* disks: latency histograms (Linux) */
+
+#define MEAS_C0_LAT_READ	0	/* reads */
+#define MEAS_C0_LAT_WRITE	1	/* writes, write zeroes, zone append */
+#define MEAS_C0_LAT_DISCARD	2	/* discards */
+#define MEAS_C0_LAT_FLUSH	3	/* cache flushes */
+#define MEAS_C0_LAT_NR_OPS	4
+
+#define MEAS_C0_LAT_BUCKETS	26	/* 2^10 ns .. 2^34 ns, then more */
+#define MEAS_C0_LAT_SHIFT0	10	/* bound of bucket 0: 2^10 ns */
+#define MEAS_C0_LAT_BOUND_NS(b)	(1ULL << (MEAS_C0_LAT_SHIFT0 + (b)))
+
+/* Items of one operation's block */
+#define MEAS_C0_LAT_COUNT	0	/* requests completed */
+#define MEAS_C0_LAT_UNTIMED	1	/* ... not seen entering: no bucket */
+#define MEAS_C0_LAT_SUM_NS	2	/* ns of the timed requests */
+#define MEAS_C0_LAT_BUCKET0	3	/* MEAS_C0_LAT_BUCKETS buckets */
+#define MEAS_C0_LAT_OP_ITEMS	(MEAS_C0_LAT_BUCKET0 + MEAS_C0_LAT_BUCKETS)
+
+#define MEAS_C0_LAT_DEV		0	/* MEAS_DEV(), 0 in entry 0 */
+#define MEAS_C0_LAT_OP(op)	(1 + (op) * MEAS_C0_LAT_OP_ITEMS)
+#define MEAS_C0_LAT_ITEMS	MEAS_C0_LAT_OP(MEAS_C0_LAT_NR_OPS)
+
+/* ---- end of the I/O latency histograms ---------------------------------- */
 
 #endif /* _UAPI_LINUX_MEAS_H */
