@@ -4,6 +4,8 @@
 #
 #   make            module/meas.ko and the tools (W=1)
 #   make deps       install the Debian packages build, run and test need
+#   make deps-matrix and the six kernels of the test matrix
+#   make build-matrix build meas.ko for each kernel of the matrix (W=1, sparse)
 #   make check      unit tests on the host, selftests in the test VM (the
 #                   test build, MEAS_TEST=1), check-shipped
 #   make MEAS_TEST=1 the test build: meas.ko with its fault-injection
@@ -17,12 +19,26 @@
 #   make sparse     sparse on every file of the module (C=2)
 #   make checkpatch checkpatch --strict on the kernel sources
 
-KVER_RUNNING := $(shell uname -r)
-KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER_RUNNING)/build) \
-	$(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1))
-export KDIR
-# The test VM boots the kernel meas.ko was built for.
-export KVER = $(shell modinfo -F vermagic module/meas.ko 2>/dev/null | cut -d' ' -f1)
+# The kernel to build for and to boot in the test VM (see "Choosing the
+# kernel" in Documentation/build-and-test.rst):
+#   make KVER=6.12.117+deb12-amd64 ...   an installed kernel, by version
+#   make KDIR=/path/to/build ...         a kernel build tree
+# Default: the running kernel if its headers are installed, otherwise
+# Debian's default kernel, the one the linux-headers-amd64 package
+# depends on; never "the newest installed".
+ifeq ($(origin KDIR),undefined)
+ifeq ($(KVER),)
+KVER := $(shell scripts/kver.sh)
+endif
+KDIR := /lib/modules/$(KVER)/build
+else ifeq ($(KVER),)
+KVER := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+endif
+# Not passed on while unknown: make check's sub-makes choose again after
+# make deps has installed the headers.
+ifneq ($(KVER),)
+export KDIR KVER
+endif
 
 BUILD ?= $(CURDIR)/build
 export BUILD
@@ -33,13 +49,20 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug check check-debug check-shipped unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-shipped unit vmtest \
 	demo bench sparse checkpatch clean
 
 all: module tools
 
+KDIR_CHECK = @test -n "$(KVER)" -a -d "$(KDIR)" || \
+	{ echo "no kernel build directory '$(KDIR)' for '$(KVER)': run 'make deps' or set KVER=" >&2; exit 1; }
+
+# Objects built for another kernel are cleaned first: Kbuild would not
+# notice a change of flavour of the same version.
 module:
-	@test -n "$(KDIR)" || { echo "no kernel build directory: run 'make deps'" >&2; exit 1; }
+	$(KDIR_CHECK)
+	@mkdir -p $(BUILD); test "$$(cat $(BUILD)/module.kdir 2>/dev/null)" = "$(KDIR)" || \
+		{ $(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null; echo "$(KDIR)" >$(BUILD)/module.kdir; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 $(MEAS_TEST_FLAG) modules
 
 tools:
@@ -51,6 +74,21 @@ deps:
 # deps and what building the debug kernel needs (flex, bison, libelf, libssl)
 deps-debug:
 	scripts/deps.sh debug
+
+# deps and the kernels of the test matrix (images and headers)
+deps-matrix:
+	scripts/deps.sh matrix
+
+# The kernels of the matrix: Debian 12's 6.1 and 6.12, generic, cloud, rt.
+MATRIX_KVERS ?= $(shell scripts/kver.sh --matrix)
+MATRIX := $(BUILD)/matrix
+
+# meas.ko and the example for each, in $(MATRIX)/<kver>, W=1 and sparse;
+# the test build (MEAS_TEST=1), which the VM tests load and which has
+# all the code of the default one
+build-matrix: deps-matrix
+	@test -n "$(MATRIX_KVERS)" || { echo "no kernel of the matrix installed" >&2; exit 1; }
+	set -e; for k in $(MATRIX_KVERS); do MAKE="$(MAKE)" scripts/build-kernel.sh $$k $(MATRIX)/$$k MEAS_TEST=1; done
 
 unit:
 	$(MAKE) -C selftests unit
@@ -82,7 +120,7 @@ endef
 SHIPPED_SRC := $(BUILD)/shipped-src
 
 check-shipped:
-	@test -n "$(KDIR)" || { echo "no kernel build directory: run 'make deps'" >&2; exit 1; }
+	$(KDIR_CHECK)
 	set -e; rm -rf $(SHIPPED_SRC); $(call copy_sources,$(SHIPPED_SRC)); \
 	$(MAKE) -C $(KDIR) M=$(SHIPPED_SRC) W=1 MEAS_TEST= modules
 	selftests/shipped_test.sh $(SHIPPED_SRC)/module/meas.ko | tee $(BUILD)/shipped.tap
@@ -108,7 +146,7 @@ bench: deps
 	$(MAKE) -C selftests bench
 
 sparse:
-	@test -n "$(KDIR)" || { echo "no kernel build directory: run 'make deps'" >&2; exit 1; }
+	$(KDIR_CHECK)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
 
 checkpatch:

@@ -3,15 +3,29 @@
 #
 # Install every Debian package meas needs to build, run and test:
 # non-interactive, and a no-op when everything is there already.
-#   scripts/deps.sh [debug]
+#   scripts/deps.sh [debug] [matrix]
 # "debug" adds what building the debug kernel needs (make check-debug).
+# "matrix" adds the kernels of the test matrix (make deps-matrix, make
+# check): Debian 12's 6.1 and 6.12, generic, cloud and PREEMPT_RT, each
+# image with its headers (the metapackages follow Debian's updates).
 set -eu
 
 PKGS="build-essential pkg-config kmod cpio xz-utils bc python3 util-linux
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static fio
 libnl-3-dev libnl-genl-3-dev sparse"
-[ "${1:-}" = debug ] && PKGS="$PKGS flex bison libelf-dev libssl-dev"
+for arg in "$@"; do
+	case "$arg" in
+	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;
+	# the kernel matrix (scripts/kver.sh --matrix): images and headers
+	matrix) PKGS="$PKGS linux-image-cloud-amd64 linux-headers-cloud-amd64
+linux-image-rt-amd64 linux-headers-rt-amd64
+linux-image-6.12-amd64 linux-headers-6.12-amd64
+linux-image-6.12-cloud-amd64 linux-headers-6.12-cloud-amd64
+linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64" ;;
+	*) echo "deps: unknown argument: $arg" >&2; exit 2 ;;
+	esac
+done
 
 missing=""
 for p in $PKGS; do

@@ -9,6 +9,7 @@
  */
 #include <linux/build_bug.h>
 #include <linux/ptrace.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <asm/irq_regs.h>

@@ -22,6 +22,7 @@
 #include <linux/bio.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>

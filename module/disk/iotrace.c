@@ -21,6 +21,7 @@
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>

@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/tracepoint.h>
 #include <linux/hrtimer.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/cpumask.h>

@@ -104,6 +104,7 @@ static bool proc_terminal_read(struct task_struct *prev)
 	struct pt_regs *regs = task_pt_regs(prev);
 	unsigned long args[6];
 	bool tty = false;
+	struct inode *inode;
 	struct file *f;
 	long nr;
 
@@ -117,10 +118,10 @@ static bool proc_terminal_read(struct task_struct *prev)
 	if (!prev->files || args[0] > INT_MAX)
 		return false;
 	rcu_read_lock();
-	f = lookup_fd_rcu(args[0]);
-	if (f)
-		tty = S_ISCHR(file_inode(f)->i_mode) &&
-		      proc_tty_major(imajor(file_inode(f)));
+	f = meas_lookup_fd_rcu(args[0]);
+	inode = f ? READ_ONCE(f->f_inode) : NULL;
+	if (inode)
+		tty = S_ISCHR(inode->i_mode) && proc_tty_major(imajor(inode));
 	rcu_read_unlock();
 	return tty;
 }

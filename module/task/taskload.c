@@ -11,6 +11,7 @@
 #include <linux/mmap_lock.h>
 #include <linux/file.h>
 #include <linux/slab.h>
+#include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>

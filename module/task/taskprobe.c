@@ -17,6 +17,7 @@
  */
 #include <linux/perf_event.h>
 #include <linux/tracepoint.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>

@@ -11,8 +11,9 @@
 #                          -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
-#                   defaults to the newest /lib/modules/<ver> that has a
-#                   matching /boot/vmlinuz-<ver>).  The modules of that
+#                   defaults to the kernel the Makefile builds for,
+#                   scripts/kver.sh: the running one if its headers are
+#                   installed, else Debian's default).  The modules of that
 #                   version must exist in /lib/modules/<ver> on the host.
 #   --cpus N        number of vCPUs (default 2)
 #   --mem MB        guest memory in MiB (default 1024)
@@ -174,12 +175,9 @@ if [ -n "$kernel" ]; then
 elif [ -n "$kver" ]; then
 	kernel=/boot/vmlinuz-$kver
 else
-	# Pick the highest version that has both modules and a kernel image.
-	kver=$(for d in /lib/modules/*/; do
-		v=$(basename "$d")
-		[ -f "/boot/vmlinuz-$v" ] && echo "$v"
-	done | sort -V | tail -n 1)
-	[ -n "$kver" ] || die "no /lib/modules/<ver> with a matching /boot/vmlinuz-<ver>"
+	# The kernel the Makefile builds for by default.
+	kver=$("$repo/scripts/kver.sh")
+	[ -n "$kver" ] || die "no default kernel (scripts/kver.sh): set KVER"
 	kernel=/boot/vmlinuz-$kver
 fi
 [ -r "$kernel" ] || die "kernel image not readable: $kernel"
