@@ -8,6 +8,7 @@
 #   selftests/vm/run-vm.sh [--kernel PATH] [--cpus N] [--mem MB]
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
 #                          [--log FILE] [--disk FILE] [--modules DIR]
+#                          [--root DIR]
 #                          -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
@@ -31,6 +32,12 @@
 #                   kernel has them built in), and DIR is exported read-only
 #                   and mounted at /lib/modules/<ver> in the guest, on a
 #                   tmpfs, so that modprobe works there.  Needs --kernel.
+#   --root DIR      export DIR instead of the host root "/" as the guest's
+#                   root (read-only, as "/" is): a system prepared for the
+#                   test, such as the overlay in which selftests/pkg/pkgtest.sh
+#                   installs the packages.  The virtio/9p modules are taken
+#                   from DIR/lib/modules; DIR must have the repository's
+#                   path as a directory (it is mounted there).
 #
 # Environment:
 #   KVER            kernel version to boot (overrides auto-detection)
@@ -91,6 +98,7 @@ append=""
 log=""
 disk=""
 moddir=""
+rootdir=/
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -111,6 +119,8 @@ while [ $# -gt 0 ]; do
 	--disk=*) disk=${1#*=}; shift ;;
 	--modules) [ $# -ge 2 ] || usage; moddir=$2; shift 2 ;;
 	--modules=*) moddir=${1#*=}; shift ;;
+	--root) [ $# -ge 2 ] || usage; rootdir=$2; shift 2 ;;
+	--root=*) rootdir=${1#*=}; shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -139,6 +149,13 @@ case "$repo/" in
 /dev/* | /proc/* | /sys/*)
 	die "repository $repo is under a directory the guest replaces; move it elsewhere" ;;
 esac
+
+if [ "$rootdir" != / ]; then
+	[ -d "$rootdir" ] || die "--root: not a directory: $rootdir"
+	rootdir=$(cd "$rootdir" && pwd -P)
+	[ -d "$rootdir$repo" ] ||
+		die "--root $rootdir has no directory $repo to mount the repository on"
+fi
 
 # --- kernel version -------------------------------------------------------
 
@@ -258,6 +275,7 @@ EOF
 # Modules needed to mount the host root over virtio-9p, in dependency order.
 # None if they are built in (modprobe prints "builtin NAME" for those).
 modprobe_d=()
+[ "$rootdir" = / ] || modprobe_d=(-d "$rootdir")
 [ -z "$moddir" ] || modprobe_d=(-d "$modroot")
 modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
 	modprobe "${modprobe_d[@]}" -S "$kver" --show-depends "$m" ||
@@ -442,7 +460,7 @@ qemu=(qemu-system-x86_64
 	-chardev stdio,id=con,signal=off -serial chardev:con
 	-chardev "file,id=result,path=$result" -serial chardev:result
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
+	-fsdev "local,id=hostroot,path=$rootdir,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=repo,path=$repo,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo
