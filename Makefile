@@ -18,6 +18,13 @@
 #   make bench      context-switch benchmark in the VM
 #   make sparse     sparse on every file of the module (C=2)
 #   make checkpatch checkpatch --strict on the kernel sources
+#   make man        the man pages measctl(8) and meas(4), from Documentation/
+#   make deb        the Debian packages meas-dkms, measctl, libmeas-dev
+#   make install    the tools, library, headers, man pages, completion,
+#                   udev rule and DKMS sources (DESTDIR, PREFIX; see
+#                   Documentation/install.rst); make uninstall removes them
+#   make pkgtest    the packages installed as a user does, in a throw-away
+#                   root, DKMS, and the module and tool in the test VM
 
 # The kernel to build for and to boot in the test VM (see "Choosing the
 # kernel" in Documentation/build-and-test.rst):
@@ -50,7 +57,8 @@ MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-shipped unit vmtest \
-	demo bench sparse checkpatch clean
+	demo bench sparse checkpatch clean man deb install uninstall pkgtest \
+	check-version
 
 all: module tools
 
@@ -102,6 +110,7 @@ vmtest: MEAS_TEST = 1
 
 check: deps
 	$(MAKE) MEAS_TEST=1 all
+	$(MAKE) check-version
 	$(MAKE) unit
 	$(MAKE) check-shipped
 	$(MAKE) MEAS_TEST=1 vmtest
@@ -151,6 +160,8 @@ sparse:
 
 checkpatch:
 	scripts/checkpatch.sh
+
+include scripts/install.mk
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true

@@ -14,6 +14,9 @@ PKGS="build-essential pkg-config kmod cpio xz-utils bc python3 util-linux
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static fio
 libnl-3-dev libnl-genl-3-dev sparse"
+# make man, make deb, make pkgtest: man pages (rst2man, man), the Debian
+# packages and their lintian check, DKMS, completion and udev in the test
+PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils man-db groff-base bash-completion udev adduser"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Included by the top-level Makefile: man pages, make install/uninstall,
+# the Debian packages and their test (Documentation/install.rst).
+
+VERSION := $(shell cat $(CURDIR)/VERSION)
+
+# --- man pages: the Documentation/ pages themselves, through rst2man ---
+
+MAN_DIR := $(BUILD)/man
+# page -> its source; each source is the page Documentation/ shows.
+MAN_PAGES := $(MAN_DIR)/measctl.8 $(MAN_DIR)/meas.4
+RST2MAN ?= rst2man
+RST2MAN_FLAGS := --strict --no-generator --no-datestamp
+
+man: $(MAN_PAGES)
+
+$(MAN_DIR)/measctl.8: Documentation/measctl.rst VERSION
+$(MAN_DIR)/meas.4: Documentation/uapi.rst VERSION
+$(MAN_PAGES):
+	@mkdir -p $(MAN_DIR)
+	$(RST2MAN) $(RST2MAN_FLAGS) $< $@.tmp
+	mv $@.tmp $@
+
+# --- make install / make uninstall ---
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# dkms(8) looks for sources in /usr/src only, whatever the prefix.
+DKMS_SRCDIR ?= /usr/src/meas-$(VERSION)
+# udev, modprobe and systemd-modules-load read the system's directories
+# for a package (PREFIX /usr) and /etc for what an administrator adds.
+ifeq ($(PREFIX),/usr)
+UDEV_RULESDIR ?= $(or $(shell pkg-config --variable=udevdir udev 2>/dev/null),/lib/udev)/rules.d
+MODULES_LOADDIR ?= /usr/lib/modules-load.d
+else
+UDEV_RULESDIR ?= /etc/udev/rules.d
+MODULES_LOADDIR ?= /etc/modules-load.d
+endif
+MODPROBEDIR ?= /etc/modprobe.d
+
+# The module's sources for DKMS: what Kbuild needs, no example client.
+DKMS_FILES = dkms.conf VERSION Kbuild \
+	$(shell find module uapi -path module/example -prune -o -type f \
+		\( -name '*.[ch]' -o -name Kbuild \) -print | LC_ALL=C sort)
+UAPI_HEADERS = $(wildcard uapi/linux/*.h)
+
+INSTALL ?= install
+
+install: tools man
+	$(INSTALL) -D -m 0755 tools/measctl/measctl $(DESTDIR)$(SBINDIR)/measctl
+	$(INSTALL) -D -m 0644 $(MAN_DIR)/measctl.8 $(DESTDIR)$(MANDIR)/man8/measctl.8
+	$(INSTALL) -D -m 0644 $(MAN_DIR)/meas.4 $(DESTDIR)$(MANDIR)/man4/meas.4
+	$(INSTALL) -D -m 0644 tools/measctl/measctl.bash-completion \
+		$(DESTDIR)$(COMPLETIONDIR)/measctl
+	$(INSTALL) -D -m 0644 tools/lib/libmeas.a $(DESTDIR)$(LIBDIR)/libmeas.a
+	$(INSTALL) -D -m 0644 tools/lib/libmeas.h $(DESTDIR)$(INCLUDEDIR)/meas/libmeas.h
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/meas/linux
+	$(INSTALL) -m 0644 $(UAPI_HEADERS) $(DESTDIR)$(INCLUDEDIR)/meas/linux/
+	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		tools/lib/libmeas.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/libmeas.pc
+	for f in $(DKMS_FILES); do \
+		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRCDIR)/$$f || exit 1; \
+	done
+	$(INSTALL) -D -m 0644 tools/system/60-meas.rules $(DESTDIR)$(UDEV_RULESDIR)/60-meas.rules
+	$(INSTALL) -D -m 0644 tools/system/modules-load.conf $(DESTDIR)$(MODULES_LOADDIR)/meas.conf
+	$(INSTALL) -D -m 0644 tools/system/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/measctl $(DESTDIR)$(MANDIR)/man8/measctl.8 \
+		$(DESTDIR)$(MANDIR)/man4/meas.4 $(DESTDIR)$(COMPLETIONDIR)/measctl \
+		$(DESTDIR)$(LIBDIR)/libmeas.a $(DESTDIR)$(PKGCONFIGDIR)/libmeas.pc \
+		$(DESTDIR)$(UDEV_RULESDIR)/60-meas.rules \
+		$(DESTDIR)$(MODULES_LOADDIR)/meas.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/meas $(DESTDIR)$(DKMS_SRCDIR)
+
+# --- Debian packages ---
+
+# dpkg-buildpackage writes the packages next to the source tree, so the
+# build runs in a copy under $(BUILD)/deb, with none of this make's
+# settings; the .debs land there.
+DEB_DIR := $(BUILD)/deb
+DEB_SRC := $(DEB_DIR)/meas-$(VERSION)
+
+deb: check-version
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	tar -cf - --exclude='./build' --exclude='./.git' --exclude='*.o' \
+		--exclude='*.ko' --exclude='*.a' --exclude='*.cmd' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude=modules.order --exclude=Module.symvers \
+		--exclude=tools/measctl/measctl --exclude=tools/measctl/syscall_names.h \
+		. | tar -xf - -C $(DEB_SRC)
+	cd $(DEB_SRC) && env -u BUILD -u KDIR -u KVER -u MAKEFLAGS -u MAKELEVEL \
+		-u MFLAGS dpkg-buildpackage -us -uc -b
+	ls $(DEB_DIR)/*.deb
+
+# VERSION, dkms.conf and debian/changelog name one version.
+check-version:
+	@v=$$(cat VERSION); \
+	d=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf); \
+	c=$$(dpkg-parsechangelog -l debian/changelog -S Version); \
+	if [ "$$v" != "$$d" ] || [ "$$v" != "$$c" ]; then \
+		echo "check-version: VERSION $$v, dkms.conf $$d, debian/changelog $$c" >&2; \
+		exit 1; \
+	fi; echo "check-version: $$v everywhere"
+
+# The packages installed as a user does (selftests/pkg/pkgtest.sh).
+pkgtest: deb
+	selftests/pkg/pkgtest.sh $(DEB_DIR)
