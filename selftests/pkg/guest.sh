@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh - run by selftests/pkg/pkgtest.sh in the test VM, whose root is
+# the throw-away system where the packages were installed (run-vm.sh
+# --root): the module as DKMS installed it, loaded with modprobe, /dev/meas
+# as udev sets it up, measctl from PATH. Prints TAP lines.
+
+set -u
+n=0
+fails=0
+ok() {
+	local d=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $d"
+	else
+		echo "not ok $n - $d"
+		fails=$((fails + 1))
+	fi
+}
+
+k=$(uname -r)
+ok "modprobe meas" modprobe meas
+ok "the module loaded is DKMS's, /lib/modules/$k/updates/dkms/meas.ko" \
+	test "$(modinfo -F filename meas)" = "/lib/modules/$k/updates/dkms/meas.ko"
+ok "modprobe.d: proc_slots=1024 from /etc/modprobe.d/meas.conf" \
+	test "$(cat /sys/module/meas/parameters/proc_slots)" = 1024
+
+# udev, as at boot: the daemon applies 60-meas.rules to the device. The
+# test runs in the chroot run-vm.sh's /init makes, where udevadm would
+# ignore requests: it is the system's root all the same.
+udev_mode() {
+	export SYSTEMD_IGNORE_CHROOT=1
+	/lib/systemd/systemd-udevd --daemon --resolve-names=late || return 1
+	udevadm trigger --action=add --subsystem-match=misc --sysname-match=meas &&
+		udevadm settle --timeout=60
+	local rc=$?
+	udevadm control --exit
+	[ "$rc" = 0 ] || return 1
+	stat -c '%a %U %G' /dev/meas
+	test "$(stat -c '%a %U %G' /dev/meas)" = "660 root meas"
+}
+ok "udev: /dev/meas is 0660 root:meas" udev_mode
+
+ok "measctl from PATH is /usr/sbin/measctl" test "$(command -v measctl)" = /usr/sbin/measctl
+ok "measctl info" measctl info
+ok "measctl run -- true (START, GET, STOP of class 0)" measctl run -- true
+ok "measctl --json get 0 0 -3 3 while class 0 is held" \
+	sh -c 'measctl start 0 && measctl --json get 0 0 -3 3 | grep -q "\"items\""; rc=$?; measctl stop; exit $rc'
+ok "a member of group meas may use /dev/meas" \
+	setpriv --reuid meas-user --regid meas-user --init-groups measctl info
+ok "a user outside group meas may not open /dev/meas" \
+	sh -c '! setpriv --reuid meas-other --regid meas-other --init-groups measctl info'
+ok "modprobe -r meas" modprobe -r meas
+exit $((fails > 0))

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pkgtest.sh DEB_DIR - meas installed as a user installs it (make pkgtest,
+# part of make check; Documentation/install.rst, "The install test").
+#
+# In a mount namespace of its own, an overlay whose lower layer is this
+# machine's root and whose upper layer is a tmpfs becomes a throw-away copy
+# of the system. There, in a chroot, it:
+#   - runs lintian on the packages (no errors);
+#   - installs DEB_DIR's .debs with apt-get, which lets DKMS build meas for
+#     every installed kernel, as on a user's machine, and checks that every
+#     kernel of the tested series (6.1, 6.12) got the module and any other
+#     was skipped;
+#   - checks the man pages (man -w, man --warnings), the bash completion
+#     (in an interactive bash, as a new user's .bashrc sets it up), the
+#     udev rule, the group, modules-load.d, modprobe.d, and builds a
+#     program against libmeas-dev with pkg-config;
+# then boots that root in the test VM (run-vm.sh --root) with a 6.1 and a
+# 6.12 kernel, where selftests/pkg/guest.sh loads meas with modprobe and
+# runs measctl from PATH; and at last purges the packages and checks that
+# nothing of meas is left: no file, no DKMS tree, no udev rule, no group.
+#
+# Results are TAP lines in $BUILD/pkgtest/pkgtest.log; the last line is
+# "pkgtest: N passed, M failed, K skipped". Needs root (mounts, chroot).
+#
+# Environment: MEAS_PKGTEST_KERNELS, the kernels the VM boots (default:
+# the newest 6.1 and 6.12 generic amd64 kernels installed).
+
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+BUILD=${BUILD:-$repo/build}
+out=$BUILD/pkgtest
+log=$out/pkgtest.log
+
+[ $# -eq 1 ] || { echo "usage: $0 DEB_DIR" >&2; exit 2; }
+debdir=$(cd "$1" && pwd -P)
+[ "$(id -u)" = 0 ] || { echo "pkgtest: needs root (mount, chroot)" >&2; exit 2; }
+
+# Everything below runs in a private mount namespace: the mounts vanish
+# with the process, whatever happens.
+if [ -z "${MEAS_PKGTEST_NS:-}" ]; then
+	mkdir -p "$out"
+	: >"$log"
+	start=$(date +%s)
+	rc=0
+	MEAS_PKGTEST_NS=1 unshare --mount --propagation private "$0" "$@" || rc=$?
+	echo "# pkgtest took $(($(date +%s) - start)) s" | tee -a "$log"
+	"$repo/selftests/tap-summary.sh" pkgtest "$log" || rc=1
+	exit "$rc"
+fi
+
+n=0
+ok() { # ok DESCRIPTION COMMAND...: one TAP result
+	local d=$1
+	shift
+	n=$((n + 1))
+	if "$@" >>"$out/detail.log" 2>&1; then
+		echo "ok $n - $d" | tee -a "$log"
+	else
+		echo "not ok $n - $d" | tee -a "$log"
+		echo "#   (details in $out/detail.log)" | tee -a "$log"
+	fi
+}
+note() { echo "# $*" | tee -a "$log"; echo "=== $*" >>"$out/detail.log"; }
+: >"$out/detail.log"
+
+# --- the throw-away root ---------------------------------------------------
+
+t=$out/t
+mkdir -p "$t"
+mount -t tmpfs -o mode=0755,size=8g meas-pkgtest "$t"
+mkdir -p "$t/upper" "$t/work" "$t/root"
+R=$t/root
+mount -t overlay meas-pkgtest -o "lowerdir=/,upperdir=$t/upper,workdir=$t/work" "$R"
+mount -t proc proc "$R/proc"
+mount --rbind /sys "$R/sys"
+mount --rbind /dev "$R/dev"
+mount -t tmpfs tmpfs "$R/run"
+mount -t tmpfs tmpfs "$R/tmp"
+in_root() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+cache=/var/cache/meas-pkgtest
+mkdir -p "$R$cache"
+# The three packages a user installs (not the debug symbols).
+cp "$debdir"/meas-dkms_*.deb "$debdir"/measctl_*.deb "$debdir"/libmeas-dev_*.deb "$R$cache/"
+cp "$repo/selftests/pkg/root-checks.sh" "$R$cache/"
+debs=$(cd "$R$cache" && ls ./*.deb)
+note "packages: $(echo "$debs" | xargs -n1 basename | tr '\n' ' ')"
+
+# --- lintian -----------------------------------------------------------------
+
+lintian_check() {
+	lintian --fail-on error --info --display-level '>=warning' \
+		"$debdir"/*.changes | tee "$out/lintian.txt"
+}
+ok "lintian reports no errors" lintian_check
+note "lintian: $(grep -c '^E: ' "$out/lintian.txt" || true) errors," \
+	"$(grep -c '^W: ' "$out/lintian.txt" || true) warnings"
+sed -n 's/^\([EW]: .*\)/# lintian: \1/p' "$out/lintian.txt" | tee -a "$log"
+
+# --- install, as a user does -------------------------------------------------
+
+install_debs() {
+	# shellcheck disable=SC2086 # one path per word
+	in_root sh -c "cd $cache && apt-get install -y --no-install-recommends \
+		-o DPkg::Lock::Timeout=900 $(echo $debs)"
+}
+t0=$(date +%s)
+ok "apt-get install of the three packages (DKMS builds meas)" install_debs
+note "install with the DKMS builds took $(($(date +%s) - t0)) s"
+
+# Every kernel with headers: a module if the kernel is of a tested series,
+# nothing otherwise.
+for kdir in "$R"/lib/modules/*/; do
+	k=$(basename "$kdir")
+	[ -e "$kdir/build" ] || continue
+	ko=$R/lib/modules/$k/updates/dkms/meas.ko
+	if [[ $k =~ ^6\.(1|12)\. ]]; then
+		ok "DKMS built and installed meas for $k" \
+			sh -c "[ -f '$ko' ] && in=\$(modinfo -F vermagic '$ko') && [ \"\${in%% *}\" = '$k' ]"
+		ok "the module for $k is the build packages ship (shipped_test.sh)" \
+			"$repo/selftests/shipped_test.sh" "$ko"
+		ok "dkms status: meas installed for $k" \
+			sh -c "chroot '$R' dkms status -m meas -k '$k' | grep -q ': installed'"
+	else
+		ok "DKMS skipped $k (not a tested series)" test ! -e "$ko"
+	fi
+done
+
+# Checks inside the root: man pages, completion, files, group, libmeas.
+in_root bash "$cache/root-checks.sh" "$n" >"$out/root-checks.tap" 2>>"$out/detail.log" || true
+cat "$out/root-checks.tap" | tee -a "$log"
+n=$(grep -c -E '^(not )?ok ' "$log" || true)
+
+# --- the VM boots the root ------------------------------------------------------
+
+# A user who may use /dev/meas (group meas) and one who may not, and a
+# parameter in modprobe.d that the VM checks.
+in_root useradd --no-create-home --groups meas meas-user >>"$out/detail.log" 2>&1
+in_root useradd --no-create-home meas-other >>"$out/detail.log" 2>&1
+printf 'options meas proc_slots=1024\n' >>"$R/etc/modprobe.d/meas.conf"
+
+# The VM boots one kernel of each tested series: the newest generic one.
+kernels=${MEAS_PKGTEST_KERNELS:-}
+if [ -z "$kernels" ]; then
+	for s in 6.1 6.12; do
+		k=$(ls -d /lib/modules/"$s".*-amd64 2>/dev/null | xargs -rn1 basename |
+			grep -v -e -rt- -e -cloud- | sort -V | tail -n 1)
+		ok "a $s kernel is installed to boot ($k)" test -n "$k"
+		kernels+=" $k"
+	done
+fi
+for k in $kernels; do
+	vmlog=$out/vm-$k.log
+	t0=$(date +%s)
+	rc=0
+	# QEMU runs here, in this mount namespace, so it sees the overlay.
+	KVER=$k "$repo/selftests/vm/run-vm.sh" --root "$R" --timeout 600 \
+		--log "$vmlog" -- selftests/pkg/guest.sh >/dev/null 2>&1 || rc=$?
+	# The guest's TAP lines, renumbered after ours.
+	awk -v n="$n" -v k="$k" '/^(not )?ok [0-9]+ / {
+		r = ($1 == "not") ? "not ok" : "ok"
+		sub(/^(not )?ok [0-9]+ (- )?/, "")
+		print r " " ++n " - [" k "] " $0
+	}' "$vmlog" | tee -a "$log"
+	n=$(grep -c -E '^(not )?ok ' "$log" || true)
+	ok "the VM with $k ran guest.sh to its end, kernel log clean" test "$rc" = 0
+	note "VM with $k: $(($(date +%s) - t0)) s (log $vmlog)"
+done
+
+# --- purge: nothing of meas is left ---------------------------------------------
+
+in_root userdel meas-user >>"$out/detail.log" 2>&1
+in_root userdel meas-other >>"$out/detail.log" 2>&1
+rm -rf "${R:?}$cache"
+ok "apt-get purge of the three packages" \
+	in_root apt-get purge -y -o DPkg::Lock::Timeout=900 meas-dkms measctl libmeas-dev
+ok "no package of meas left in dpkg's database" \
+	sh -c "! chroot '$R' dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' 2>/dev/null | grep -E '^.[^n].* (meas-dkms|measctl|libmeas-dev)\$'"
+ok "no DKMS tree of meas left" \
+	sh -c "[ ! -e '$R/var/lib/dkms/meas' ] && ! chroot '$R' dkms status -m meas | grep -q ."
+ok "no meas.ko left under /lib/modules" \
+	sh -c "[ -z \"\$(find '$R/lib/modules' -name 'meas.ko*')\" ]"
+ok "no udev rule, modules-load.d or modprobe.d file left" \
+	sh -c "! ls '$R'/lib/udev/rules.d/*meas* '$R'/usr/lib/udev/rules.d/*meas* \
+		'$R'/etc/udev/rules.d/*meas* '$R'/usr/lib/modules-load.d/meas.conf \
+		'$R'/etc/modprobe.d/meas.conf 2>/dev/null | grep -q ."
+ok "no group meas left" sh -c "! chroot '$R' getent group meas"
+# The upper layer holds every file the test changed in the root: after the
+# purge, no name in it may mention meas.
+left() {
+	find "$t/upper" -iname '*meas*' | sed "s|^$t/upper||" | tee "$out/left.txt"
+	[ ! -s "$out/left.txt" ]
+}
+ok "no file or directory named after meas left in the root" left
