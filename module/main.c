@@ -5,7 +5,15 @@
  */
 #include <linux/module.h>
 #include <linux/init.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/ctl.h"
+#include "core/dev.h"
+#include "sched/sched.h"
+#include "clock/clock.h"
+#include "custom/custom.h"
+#include "proc/proc.h"
+#include "disk/blk.h"
+#include "task/task.h"
 
 static int __init meas_init(void)
 {

@@ -36,7 +36,8 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/uarg.h"
 #include "clock.h"
 #include "logic/clockrule.h"
 #include "core/inject.h"
@@ -310,7 +311,7 @@ static int clock_get_locked(struct file *file, struct meas_getclock *k,
 static long clock_answer(void __user *u, struct meas_getclock *k, u32 usize,
 			 unsigned int todo, struct file *bfile)
 {
-	long ret = meas_dev_copy_out(u, k, sizeof(*k), usize, 0);
+	long ret = meas_uarg_copy_out(u, k, sizeof(*k), usize, 0);
 
 	if (!ret) {
 		if (bfile)
@@ -335,8 +336,8 @@ static long clock_getclock(struct file *file, void __user *u)
 	long usize, ret;
 	int err;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_GETCLOCK_SIZE_VER0, u, &k.flags,
-			      0, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_GETCLOCK_SIZE_VER0, u, &k.flags,
+			       0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (!k.collector && (k.records || k.wakeup))
@@ -355,7 +356,7 @@ static long clock_getclock(struct file *file, void __user *u)
 		return ret;
 	}
 	mutex_unlock(&clock_lock);
-	return meas_dev_copy_out(u, &k, sizeof(k), usize, err);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, err);
 }
 
 static long clock_giveclock(struct file *file, void __user *u)
@@ -365,8 +366,8 @@ static long clock_giveclock(struct file *file, void __user *u)
 	unsigned int todo;
 	long usize;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_GIVECLOCK_SIZE_VER0, u, &k.flags,
-			      0, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_GIVECLOCK_SIZE_VER0, u, &k.flags,
+			       0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (!perfmon_capable())
@@ -380,8 +381,8 @@ static long clock_giveclock(struct file *file, void __user *u)
 	if (todo & MEAS_CLOCK_DO_RELEASE)
 		clock_release_locked();
 	mutex_unlock(&clock_lock);
-	return meas_dev_copy_out(u, &k, sizeof(k), usize,
-				 clock_give_errno[k.result]);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
+				  clock_give_errno[k.result]);
 }
 
 static long clock_getinfo(struct file *file, void __user *u)
@@ -389,7 +390,7 @@ static long clock_getinfo(struct file *file, void __user *u)
 	struct meas_clockinfo k;
 	long usize;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_CLOCKINFO_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(&k, sizeof(k), MEAS_CLOCKINFO_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	/* Every field but size is output. */
@@ -409,7 +410,7 @@ static long clock_getinfo(struct file *file, void __user *u)
 	k.cpus = cpumask_weight(&clock_armed);
 	mutex_unlock(&clock_lock);
 	k.size = usize;
-	return meas_dev_copy_out(u, &k, sizeof(k), usize, 0);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, 0);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/meas.h>
 
 struct meas_clockbuf;
+struct file;
 
 /**
  * struct meas_collector - a data collection procedure of the module
@@ -36,7 +37,11 @@ struct meas_collector {
 extern const struct meas_collector meas_collect_pc;
 extern const struct meas_collector meas_collect_snap;
 
-/* clock.c */
+/* clock.c: the ioctls and the owner's file (dev.c), init and exit */
+long meas_clock_ioctl(struct file *file, unsigned int cmd, void __user *u);
+void meas_clock_release(struct file *file);
+int meas_clock_init(void);
+void meas_clock_exit(void);
 unsigned int meas_clock_leader(void);
 
 /* clockbuf.c */

@@ -16,7 +16,9 @@
  */
 #include <linux/bits.h>
 #include <linux/string.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/ctl.h"
+#include "sched/sched.h"
 #include "clock.h"
 
 static int snap_prepare(void)

@@ -7,7 +7,11 @@
  */
 #include <linux/bitops.h>
 #include <linux/mutex.h>
-#include "core.h"
+#include <linux/meas.h>
+#include "class.h"
+#include "ctl.h"
+#include "xds.h"
+#include "tp.h"
 
 /* MEASSIR: serialises start, stop, reads and the class table */
 DEFINE_MUTEX(meas_sir);

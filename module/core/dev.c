@@ -12,7 +12,16 @@
 #include <linux/string.h>
 #include <linux/module.h>
 #include <linux/meas_task.h>
-#include "core.h"
+#include <linux/meas.h>
+#include "ctl.h"
+#include "get.h"
+#include "dev.h"
+#include "clock/clock.h"
+#include "custom/custom.h"
+#include "proc/proc.h"
+#include "disk/blk.h"
+#include "task/task.h"
+#include "uarg.h"
 
 struct meas_file {
 	u32 mask;	/* PCLASSENABLEDMASK */
@@ -42,35 +51,6 @@ static int dev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/*
- * Read a versioned struct: its first u32 is its size, at least @ver0;
- * bytes past what the kernel knows must be zero.  Returns the size the
- * caller gave, or an errno.
- */
-static long dev_copy_in(void *k, size_t ksize, size_t ver0,
-			void __user *u)
-{
-	u32 usize;
-	int err;
-
-	if (get_user(usize, (u32 __user *)u))
-		return -EFAULT;
-	if (usize < ver0)
-		return -EINVAL;
-	err = copy_struct_from_user(k, ksize, u, usize);
-	if (err)
-		return err;
-	return usize;
-}
-
-static long dev_copy_out(void __user *u, const void *k, size_t ksize,
-			 u32 usize, long ret)
-{
-	if (copy_to_user(u, k, min_t(size_t, ksize, usize)))
-		return -EFAULT;
-	return ret;
-}
-
 static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
 {
 	static const int start_errno[] = {
@@ -85,8 +65,8 @@ static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
 	long usize;
 	int rc;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_START_SIZE_VER0, u, &k.flags,
-			      0, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_START_SIZE_VER0, u, &k.flags,
+			       0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (!perfmon_capable())
@@ -97,8 +77,8 @@ static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
 		rc = meas_ctl_stop(&mf->mask, k.classmask, &k.global_mask);
 	k.result = rc;
 	k.file_mask = mf->mask;
-	return dev_copy_out(u, &k, sizeof(k), usize,
-			    start ? start_errno[rc] : rc ? -EINVAL : 0);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
+				  start ? start_errno[rc] : rc ? -EINVAL : 0);
 }
 
 static long dev_get(void __user *u)
@@ -106,13 +86,13 @@ static long dev_get(void __user *u)
 	struct meas_get k;
 	long usize;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_GET_SIZE_VER0, u, &k.flags,
-			      MEAS_GET_FAST, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_GET_SIZE_VER0, u, &k.flags,
+			       MEAS_GET_FAST, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (k.pad)
 		return -EINVAL;
-	return dev_copy_out(u, &k, sizeof(k), usize, meas_get_stats(&k));
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, meas_get_stats(&k));
 }
 
 static long dev_getinfo(struct meas_file *mf, void __user *u)
@@ -120,14 +100,14 @@ static long dev_getinfo(struct meas_file *mf, void __user *u)
 	struct meas_info k;
 	long usize;
 
-	usize = dev_copy_in(&k, sizeof(k), MEAS_INFO_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(&k, sizeof(k), MEAS_INFO_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	/* Every field but size is output. */
 	memset(&k, 0, sizeof(k));
 	meas_ctl_info(mf->mask, &k);
 	k.size = usize;
-	return dev_copy_out(u, &k, sizeof(k), usize, 0);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, 0);
 }
 
 static long dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -197,46 +177,4 @@ int meas_dev_register(void)
 void meas_dev_unregister(void)
 {
 	misc_deregister(&meas_misc);
-}
-
-/**
- * meas_dev_read() - the common start of an ioctl handler
- * @k: kernel copy of the struct
- * @ksize: sizeof(*@k)
- * @ver0: the struct's first published size
- * @u: the user's struct
- * @flags: the struct's flags, in @k (read after the copy)
- * @known: the flags this kernel knows
- * @reserved: the struct's reserved area, in @k
- * @rlen: bytes of @reserved
- *
- * Return: the size the caller gave; or -EFAULT, -EINVAL, -E2BIG as
- * dev_copy_in(), -EOPNOTSUPP for an unknown flag, -EINVAL for a reserved
- * byte that is not zero.  Capabilities and other fields are the caller's.
- */
-long meas_dev_read(void *k, size_t ksize, size_t ver0, void __user *u,
-		   const u32 *flags, u32 known, const void *reserved,
-		   size_t rlen)
-{
-	long usize = dev_copy_in(k, ksize, ver0, u);
-
-	if (usize < 0)
-		return usize;
-	if (*flags & ~known)
-		return -EOPNOTSUPP;
-	if (memchr_inv(reserved, 0, rlen))
-		return -EINVAL;
-	return usize;
-}
-
-/* The struct copy helpers, for the ioctl handlers of other units. */
-long meas_dev_copy_in(void *k, size_t ksize, size_t ver0, void __user *u)
-{
-	return dev_copy_in(k, ksize, ver0, u);
-}
-
-long meas_dev_copy_out(void __user *u, const void *k, size_t ksize,
-		       u32 usize, long ret)
-{
-	return dev_copy_out(u, k, ksize, usize, ret);
 }

@@ -12,7 +12,10 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/string.h>
-#include "core.h"
+#include <linux/meas.h>
+#include "class.h"
+#include "ctl.h"
+#include "get.h"
 
 static const int meas_get_errno[] = {
 	[MEAS_GET_OK]		= 0,

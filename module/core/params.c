@@ -4,7 +4,10 @@
  * a change takes effect at the next first enabler of a class.
  */
 #include <linux/moduleparam.h>
-#include "core.h"
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/meas.h>
+#include "params.h"
 
 unsigned int meas_param_max_region_kib = 256 * 1024;
 module_param_named(max_region_kib, meas_param_max_region_kib, uint, 0644);

@@ -8,7 +8,8 @@
 #include <linux/tracepoint.h>
 #include <linux/string.h>
 #include <linux/printk.h>
-#include "core.h"
+#include <linux/meas.h>
+#include "tp.h"
 #include "inject.h"
 
 /* Probes registered now, for MEAS_IOC_INFO; changed under meas_sir. */

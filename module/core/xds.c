@@ -6,7 +6,10 @@
  */
 #include <linux/vmalloc.h>
 #include <linux/gfp.h>
-#include "core.h"
+#include <linux/meas.h>
+#include "class.h"
+#include "xds.h"
+#include "params.h"
 #include "inject.h"
 
 /**

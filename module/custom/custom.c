@@ -20,6 +20,8 @@
 #include <linux/sched.h>
 #include "custom.h"
 #include "meas_api.h"
+#include "core/class.h"
+#include "core/ctl.h"
 #include "core/inject.h"
 
 struct custom_live __rcu *meas_custom_live[MEAS_NR_CLASSES];

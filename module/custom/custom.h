@@ -13,7 +13,8 @@
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
 #include <asm/local64.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/class.h"
 #include "logic/custom_check.h"
 
 /**
@@ -78,5 +79,10 @@ int meas_custom_describe(struct meas_define *d, struct meas_item_def **items);
 u64 meas_custom_value(const struct custom_live *live, u64 index, u8 kind);
 int meas_update_one(int class, int subclass, s64 entry, s64 item,
 		    u32 flags, s64 value);
+
+/* custom_ioctl.c: DEFINE, UNDEFINE, DESCRIBE, UPDATE (dev.c) */
+long meas_custom_ioctl(unsigned int cmd, void __user *u);
+/* custom.c: undefine every class at module exit */
+void meas_custom_exit(void);
 
 #endif /* _MEAS_CUSTOM_H */

@@ -13,6 +13,7 @@
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include "custom.h"
+#include "core/uarg.h"
 
 static const int define_errno[] = {
 	[MEAS_DEFINE_OK]	= 0,
@@ -43,8 +44,8 @@ static long ioctl_define_reply(void __user *u, struct meas_define *k,
 	if (rc < 0)
 		return rc;
 	k->result = rc;
-	return meas_dev_copy_out(u, k, sizeof(*k), usize,
-				 err ?: define_errno[rc]);
+	return meas_uarg_copy_out(u, k, sizeof(*k), usize,
+				  err ?: define_errno[rc]);
 }
 
 /* The item definitions of a checked DEFINE, in kernel memory. */
@@ -70,7 +71,7 @@ static long ioctl_define(struct meas_define *k, void __user *u)
 	long usize;
 	int rc;
 
-	usize = meas_dev_copy_in(k, sizeof(*k), MEAS_DEFINE_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(k, sizeof(*k), MEAS_DEFINE_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	if (k->flags & ~MEAS_DEFINE_REPLACE)
@@ -95,7 +96,7 @@ static long ioctl_undefine(struct meas_define *k, void __user *u)
 	size_t rest = offsetof(struct meas_define, nsub);
 	long usize;
 
-	usize = meas_dev_copy_in(k, sizeof(*k), MEAS_DEFINE_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(k, sizeof(*k), MEAS_DEFINE_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	if (k->flags)
@@ -115,7 +116,7 @@ static long ioctl_describe(struct meas_define *k, void __user *u)
 	long usize, err = 0;
 	int rc, class;
 
-	usize = meas_dev_copy_in(k, sizeof(*k), MEAS_DEFINE_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(k, sizeof(*k), MEAS_DEFINE_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	if (k->flags)
@@ -143,8 +144,8 @@ static long ioctl_update(void __user *u)
 	struct meas_update k;
 	long usize;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_UPDATE_SIZE_VER0, u, &k.flags,
-			      known, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_UPDATE_SIZE_VER0, u, &k.flags,
+			       known, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (k.pad)
@@ -153,8 +154,8 @@ static long ioctl_update(void __user *u)
 		return -EPERM;
 	k.result = meas_update_one(k.class, k.subclass, k.entry,
 				   k.startingitem, k.flags, k.valuechange);
-	return meas_dev_copy_out(u, &k, sizeof(k), usize,
-				 update_errno[k.result]);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
+				  update_errno[k.result]);
 }
 
 /**

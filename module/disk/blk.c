@@ -29,7 +29,11 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/class.h"
+#include "core/ctl.h"
+#include "core/tp.h"
+#include "core/params.h"
 #include "blk.h"
 #include "core/compat.h"
 #include "core/inject.h"

@@ -15,6 +15,7 @@
 #include "logic/lathist.h"
 
 struct meas_class;
+struct meas_class_ops;
 struct request;
 struct gendisk;
 
@@ -181,6 +182,12 @@ u64 *__percpu *meas_pcpu_rows_alloc(size_t words);
 void meas_pcpu_rows_free(u64 *__percpu *rows);
 void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out);
 
+/* blk.c: binding at module init; the disk subclasses of class 0 (class0.c) */
+void meas_blk_init(void);
+int meas_blk_c0_attach(struct meas_class *cls);
+void meas_blk_c0_detach(struct meas_class *cls);
+void meas_blk_c0_fold(struct meas_class *cls);
+
 /* disks.c: class 0 subclasses 1, 3, 4 and 5 */
 void meas_disks_fold(struct meas_class *cls, struct meas_blk *blk,
 		     struct meas_blk_c0 *c0);
@@ -193,6 +200,9 @@ void meas_tape_detach(void);
 u64 meas_tape_key(struct request *rq, unsigned int *op);
 
 /* iotrace.c: the class 14 ring, written by the completion probes */
+extern const struct meas_class_ops meas_class14_ops;
+long meas_iotrace_ioctl(void **state, void __user *u);
+void meas_iotrace_release(void *state);
 struct meas_io_record;
 void meas_iotrace_write(struct meas_io_ring *ring,
 			struct meas_io_record *rec);

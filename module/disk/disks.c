@@ -18,7 +18,9 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/class.h"
+#include "core/params.h"
 #include "blk.h"
 
 /**

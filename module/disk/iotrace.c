@@ -23,11 +23,16 @@
 #include <linux/rcupdate.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/class.h"
+#include "core/ctl.h"
+#include "core/params.h"
+#include "core/uarg.h"
 #include "blk.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
@@ -479,8 +484,8 @@ long meas_iotrace_ioctl(void **state, void __user *u)
 	long usize;
 	int err;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_IOTRACE_SIZE_VER0, u, &k.flags,
-			      MEAS_IOTRACE_FROM_NOW, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_IOTRACE_SIZE_VER0, u, &k.flags,
+			       MEAS_IOTRACE_FROM_NOW, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (!perfmon_capable())
@@ -499,7 +504,7 @@ long meas_iotrace_ioctl(void **state, void __user *u)
 		return -EINTR;
 	err = iotrace_read(c, &k);
 	mutex_unlock(&c->lock);
-	return meas_dev_copy_out(u, &k, sizeof(k), usize, err);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, err);
 }
 
 /* The open file goes: its cursor with it. */

@@ -18,7 +18,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_proto.h>
-#include "core/core.h"
+#include <linux/meas.h>
 #include "blk.h"
 
 static struct scsi_device *(*tape_sdev_of)(struct request_queue *q);

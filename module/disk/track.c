@@ -16,7 +16,6 @@
  */
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
-#include "core/core.h"
 #include "blk.h"
 
 /* Records probed from the home slot: the table is mostly empty. */

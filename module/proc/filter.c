@@ -14,6 +14,8 @@
 #include <linux/string.h>
 #include "proc.h"
 #include "logic/match.h"
+#include "core/ctl.h"
+#include "core/uarg.h"
 
 static const int filter_errno[] = {
 	[MEAS_RA_OK]		= 0,
@@ -179,8 +181,8 @@ long meas_filter_ioctl(void __user *u)
 	struct filter_call c = { .k = &k };
 	long usize, rc;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_READACTIVE_SIZE_VER0, u, &k.flags,
-			      0, k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_READACTIVE_SIZE_VER0, u, &k.flags,
+			       0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (k.pad)
@@ -193,13 +195,13 @@ long meas_filter_ioctl(void __user *u)
 		goto out;
 	if (rc) {
 		k.result = rc;
-		rc = meas_dev_copy_out(u, &k, sizeof(k), usize,
-				       filter_errno_of(rc));
+		rc = meas_uarg_copy_out(u, &k, sizeof(k), usize,
+					filter_errno_of(rc));
 		goto out;
 	}
 	rc = filter_read(&c);
 	if (rc != -EFAULT && rc != -EINTR && rc != -ENOMEM)
-		rc = meas_dev_copy_out(u, &k, sizeof(k), usize, rc);
+		rc = meas_uarg_copy_out(u, &k, sizeof(k), usize, rc);
 out:
 	kvfree(c.recs);
 	kfree(c.d);

@@ -14,6 +14,7 @@
 #include <net/genetlink.h>
 #include <linux/slab.h>
 #include "proc.h"
+#include "core/ctl.h"
 
 static struct genl_family meas_genl_family;
 

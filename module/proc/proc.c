@@ -37,6 +37,9 @@
 #include <asm/unistd.h>
 #include "proc.h"
 #include "core/compat.h"
+#include "core/class.h"
+#include "core/xds.h"
+#include "core/tp.h"
 #include "core/inject.h"
 
 static unsigned int proc_slots = 32768;

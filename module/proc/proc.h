@@ -21,7 +21,8 @@
 #include <linux/cache.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/class.h"
 
 struct task_struct;
 struct pid;
@@ -281,12 +282,22 @@ void meas_procread_snap(struct meas_class *cls, u64 word, u64 n, u64 *out);
 bool meas_procread_final(struct proc_tab *tab, u32 slot, u32 gen,
 			 struct meas_proc_rec *rec);
 
+/* proc.c: the class and its setup at module init */
+extern const struct meas_class_ops meas_class15_ops;
+int meas_proc_init(void);
+
+/* procstats.c: GETPROCSTATS; filter.c: READACTIVE (dev.c) */
+long meas_procstats_ioctl(void __user *u);
+long meas_filter_ioctl(void __user *u);
+
 /* procexit.c */
 void meas_procexit_push(struct proc_tab *tab, u32 slot);
 void meas_procexit_init(struct proc_tab *tab);
 void meas_procexit_stop(struct proc_tab *tab);
 
 /* genl.c */
+int meas_genl_register(void);
+void meas_genl_unregister(void);
 int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 seq);
 
 #endif /* _MEAS_PROC_H */

@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include "proc.h"
+#include "core/class.h"
 
 /**
  * meas_procread_viewer() - decide who reads, once per call

@@ -12,6 +12,8 @@
 #include <linux/string.h>
 #include "proc.h"
 #include "logic/proccheck.h"
+#include "core/ctl.h"
+#include "core/uarg.h"
 
 static const int procstats_errno[] = {
 	[MEAS_PROC_OK]		= 0,
@@ -143,12 +145,12 @@ long meas_procstats_ioctl(void __user *u)
 	struct meas_procstats k;
 	long usize;
 
-	usize = meas_dev_read(&k, sizeof(k), MEAS_PROCSTATS_SIZE_VER0, u, &k.flags,
-			      MEAS_PROCSTATS_FAST | MEAS_PROCSTATS_SLOT,
-			      k.reserved, sizeof(k.reserved));
+	usize = meas_uarg_read(&k, sizeof(k), MEAS_PROCSTATS_SIZE_VER0, u, &k.flags,
+			       MEAS_PROCSTATS_FAST | MEAS_PROCSTATS_SLOT,
+			       k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
 	if (k.allpins > 1 || k.pad)
 		return -EINVAL;
-	return meas_dev_copy_out(u, &k, sizeof(k), usize, procstats(&k));
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, procstats(&k));
 }

@@ -7,7 +7,9 @@
  * printers) has entry 0 only: Linux has no line printer on the block
  * layer.
  */
-#include "core/core.h"
+#include "core/class.h"
+#include "sched.h"
+#include "disk/blk.h"
 #include "logic/blklogic.h"
 
 /* Room for max_disks disks and max_tapes tapes (blklogic.c). */

@@ -19,7 +19,11 @@
 #include <linux/smp.h>
 #include <linux/cpuhotplug.h>
 #include <linux/string.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/class.h"
+#include "core/xds.h"
+#include "core/tp.h"
+#include "sched.h"
 #include "core/compat.h"
 #include "core/inject.h"
 

@@ -21,7 +21,9 @@
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/params.h"
+#include "core/uarg.h"
 #include "task.h"
 #include "logic/taskcheck.h"
 #include "core/inject.h"
@@ -350,7 +352,7 @@ static long task_start_ioctl(struct file *file, void __user *u)
 	int code, file_errno = 0;
 	long usize, err;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_TASK_START_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(&k, sizeof(k), MEAS_TASK_START_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	err = meas_taskcheck_start(&k);
@@ -362,7 +364,7 @@ static long task_start_ioctl(struct file *file, void __user *u)
 	err = code < 0 ? code : meas_taskcheck_errno(code);
 	k.result = code < 0 ? MEAS_TASK_SYSERR : code;
 	k.file_errno = file_errno;
-	return meas_dev_copy_out(u, &k, sizeof(k), usize, err);
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize, err);
 }
 
 /* ---- stop ------------------------------------------------------------ */
@@ -398,7 +400,7 @@ static long task_stop_ioctl(void __user *u)
 	long usize, err;
 	int code;
 
-	usize = meas_dev_copy_in(&k, sizeof(k), MEAS_TASK_STOP_SIZE_VER0, u);
+	usize = meas_uarg_copy_in(&k, sizeof(k), MEAS_TASK_STOP_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
 	err = meas_taskcheck_stop(&k);
@@ -418,8 +420,8 @@ static long task_stop_ioctl(void __user *u)
 		meas_task_put(m);
 	}
 	k.result = code;
-	return meas_dev_copy_out(u, &k, sizeof(k), usize,
-				 meas_taskcheck_errno(code));
+	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
+				  meas_taskcheck_errno(code));
 }
 
 long meas_task_ioctl(struct file *file, unsigned int cmd, void __user *u)

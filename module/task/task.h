@@ -162,6 +162,12 @@ void meas_taskload_snapshot(struct meas_task *m, struct mm_struct *mm,
 void meas_taskload_changed(struct meas_task *m, struct mm_struct *mm);
 void meas_taskload_free(struct meas_task *m);
 
+/* task.c: the ioctls and the files' measurements (dev.c), init, exit */
+long meas_task_ioctl(struct file *file, unsigned int cmd, void __user *u);
+void meas_task_release(struct file *file);
+int meas_task_init(void);
+void meas_task_exit(void);
+
 /* taskprobe.c */
 void meas_taskprobe_init(void);
 void meas_taskprobe_exit(void);

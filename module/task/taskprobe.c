@@ -30,7 +30,9 @@
 #include <linux/ptrace.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
-#include "core/core.h"
+#include <linux/meas.h>
+#include "core/ctl.h"
+#include "core/tp.h"
 #include "task.h"
 
 static atomic_t task_cbs = ATOMIC_INIT(0);
