@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# checkpatch --strict on the module and uapi sources, with checkpatch.pl
+# checkpatch --strict on the module and uapi sources (every uapi header), with checkpatch.pl
 # taken from Debian's linux-source tarball (extracted once into build/).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,4 +19,4 @@ cd "$top"
 "$dir/scripts/checkpatch.pl" --strict --no-tree --show-types --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f \
 	$(find module -name "*.[ch]" ! -name "*.mod.c" | sort) \
-	uapi/linux/meas.h
+	uapi/linux/meas*.h

@@ -9,7 +9,7 @@
 - names: every type used is defined here, is a syzkaller builtin, or is
   one of the sys/linux templates the file relies on (listed below);
 - constants: every upper-case name is compiled against
-  uapi/linux/meas.h and meas_task.h (a name the headers lack fails), and
+  uapi/linux/meas*.h (a name the headers lack fails), and
   with --const the values are written as syzkaller's .const file;
 - layout: the size of each struct, computed as syzkaller lays it out
   (natural alignment, no packing), equals sizeof() of the C struct of
@@ -210,8 +210,7 @@ def main():
         n, v = line.split(' = ')
         values[n] = v
     ioctls = set(re.findall(r'#define (MEAS_IOC_\w+)\s+_IO', open(
-        os.path.join(TOP, 'uapi/linux/meas.h')).read() + open(
-        os.path.join(TOP, 'uapi/linux/meas_task.h')).read())) - {'MEAS_IOC_TYPE'}
+        os.path.join(TOP, 'uapi/linux/meas_ioctl.h')).read())) - {'MEAS_IOC_TYPE'}
     described = {c.split('$', 1)[1] for c, _, _ in calls if c.startswith('ioctl$')}
     tap(ioctls <= described, 'every ioctl of the headers is described',
         'missing: ' + ', '.join(sorted(ioctls - described)))

@@ -21,7 +21,8 @@
 #define _UAPI_LINUX_MEAS_TASK_H
 
 #include <linux/types.h>
-#include <linux/meas.h>
+#include <linux/meas_core.h>
+#include <linux/meas_ioctl.h>
 
 /*
  * Result codes (the number of the NPS message) and the errno of each.
@@ -137,9 +138,6 @@ struct meas_task_stop {
 };
 
 #define MEAS_TASK_STOP_SIZE_VER0	72
-
-#define MEAS_IOC_TASK_START	_IO(MEAS_IOC_TYPE, 0x50)
-#define MEAS_IOC_TASK_STOP	_IO(MEAS_IOC_TYPE, 0x51)
 
 /*
  * The file.  A sequence of records in host byte order, each starting with
