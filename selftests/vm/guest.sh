@@ -58,6 +58,15 @@ if ! cd "$repo"; then
 	power_off
 fi
 
+# --hostfwd: the virtio-net card on QEMU's user-mode network, whose
+# gateway forwards the host's 127.0.0.1 ports to 10.0.2.15.
+if [ -e "$meta/net" ]; then
+	modprobe virtio_net 2>/dev/null
+	ip link set lo up
+	ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 ||
+		echo "guest.sh: no network" >&2
+fi
+
 # Console loglevel while the command runs (boot is quieter).
 [ -z "$lvl" ] || echo "$lvl" >/proc/sys/kernel/printk
 

@@ -8,7 +8,7 @@
 #   selftests/vm/run-vm.sh [--kernel PATH] [--cpus N] [--mem MB]
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
 #                          [--log FILE] [--disk FILE] [--modules DIR]
-#                          [--root DIR]
+#                          [--root DIR] [--hostfwd HOSTPORT:GUESTPORT]...
 #                          -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
@@ -25,6 +25,11 @@
 #                   full kernel log (dmesg at exit) to FILE.dmesg
 #   --disk FILE     attach FILE, a raw image, as a virtio-blk disk (the
 #                   guest's /dev/vda once virtio_blk is loaded); writable
+#   --hostfwd H:G   a virtio-net card on QEMU's user-mode network (the
+#                   guest's 10.0.2.15/24, set up by guest.sh), with the
+#                   host's 127.0.0.1:H forwarded to the guest's port G
+#                   (TCP); repeatable.  Without it the guest has no network.
+#                   Nothing listens beyond 127.0.0.1 on the host.
 #   --modules DIR   the modules of a kernel that is not installed on the
 #                   host (a lib/modules/<ver> directory made by
 #                   modules_install; <ver> is the kernel version): the
@@ -99,6 +104,7 @@ log=""
 disk=""
 moddir=""
 rootdir=/
+hostfwd=""
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -117,6 +123,8 @@ while [ $# -gt 0 ]; do
 	--log=*) log=${1#*=}; shift ;;
 	--disk) [ $# -ge 2 ] || usage; disk=$2; shift 2 ;;
 	--disk=*) disk=${1#*=}; shift ;;
+	--hostfwd) [ $# -ge 2 ] || usage; hostfwd="$hostfwd $2"; shift 2 ;;
+	--hostfwd=*) hostfwd="$hostfwd ${1#*=}"; shift ;;
 	--modules) [ $# -ge 2 ] || usage; moddir=$2; shift 2 ;;
 	--modules=*) moddir=${1#*=}; shift ;;
 	--root) [ $# -ge 2 ] || usage; rootdir=$2; shift 2 ;;
@@ -130,6 +138,11 @@ done
 
 for n in "$cpus" "$mem" "$timeout_s"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "not a positive integer: $n"
+done
+netdev=""
+for f in $hostfwd; do
+	[[ $f =~ ^[1-9][0-9]*:[1-9][0-9]*$ ]] || die "--hostfwd wants HOSTPORT:GUESTPORT: $f"
+	netdev="$netdev,hostfwd=tcp:127.0.0.1:${f%%:*}-:${f##*:}"
 done
 
 for tool in qemu-system-x86_64 busybox modprobe cpio timeout sha256sum od; do
@@ -404,6 +417,7 @@ rd=$workdir/rundata
 mkdir -p "$rd/meas"
 printf '%s\n' "$repo" >"$rd/meas/repo"
 [ -z "$moddir" ] || printf '%s\n' "$kver" >"$rd/meas/modules"
+[ -z "$hostfwd" ] || : >"$rd/meas/net"
 # Console loglevel while CMD runs, unless --append chose one.
 case " $append " in
 *" loglevel="* | *" quiet "* | *" debug "* | *" ignore_loglevel "*) : >"$rd/meas/loglevel" ;;
@@ -469,6 +483,11 @@ qemu=(qemu-system-x86_64
 if [ -n "$moddir" ]; then
 	qemu+=(-fsdev "local,id=modules,path=$moddir,security_model=none,readonly=on,multidevs=remap"
 		-device virtio-9p-pci,fsdev=modules,mount_tag=modules)
+fi
+# shellcheck disable=SC2054
+if [ -n "$hostfwd" ]; then
+	qemu+=(-netdev "user,id=net0,restrict=on$netdev"
+		-device virtio-net-pci,netdev=net0)
 fi
 if [ -n "$disk" ]; then
 	[ -f "$disk" ] && [ -w "$disk" ] || die "disk image not a writable file: $disk"
