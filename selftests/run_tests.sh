@@ -22,6 +22,9 @@ if [ -x selftests/measctl/measctl_test.sh ]; then
 	selftests/measctl/measctl_test.sh || status=1
 fi
 
+# meas-exporter: formats, promtool, diskstats, user classes, garbage
+selftests/exporter/exporter_test.sh || status=1
+
 # the shared clock: GETCLOCK, GIVECLOCK, collectors, measctl profile
 "$out/clock_test" || status=1
 selftests/measctl/profile_test.sh "$out" || status=1

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * meas-exporter: the meas counters as an OpenMetrics (and classic
+ * Prometheus text) endpoint.  Documentation/exporter.rst.
+ *
+ *   families.c  the metric table: every family, its source item, unit
+ *   scrape.c    one GETSTATISTICS per subclass, rendered by the table
+ *   omtext.c    the two text formats
+ *   hold.c      the classes held enabled for the exporter's life
+ *   http.c      GET /metrics over libmicrohttpd, bounded
+ *   main.c      options, start, signals
+ */
+#ifndef MEAS_EXPORTER_H
+#define MEAS_EXPORTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/meas.h>
+
+#include "libmeas.h"
+
+/* ---- the metric table (families.c) ---------------------------------- */
+
+enum mx_type { MX_COUNTER, MX_GAUGE, MX_HISTOGRAM };
+
+/* Where a family's values come from. */
+enum mx_src {
+	MX_SRC_FIXED,	/* class 0 subclass 0 items */
+	MX_SRC_DISC,	/* per disk: class 0 subclass 1 items */
+	MX_SRC_XFER,	/* per disk: class 0 subclass 4 items */
+	MX_SRC_LAT,	/* per disk and group: class 0 subclass 5 items */
+	MX_SRC_QLEN,	/* per disk: subclass 1 items 14..20, a histogram */
+	MX_SRC_LATHIST,	/* per disk and group: subclass 5 buckets */
+	MX_SRC_IO,	/* class 14 header items */
+	MX_SRC_BUILD,	/* the exporter's version */
+	MX_SRC_START,	/* when it enabled each class */
+	MX_SRC_SCRAPE,	/* how long this scrape took */
+};
+
+#define MX_NONE		(-1)
+
+/**
+ * struct mx_series - one series of a family
+ * @lv: value of the family's label, or NULL when it has none
+ * @item: the source item (for MX_SRC_LAT*, an item of a group's block)
+ * @minus: an item whose value is subtracted, or MX_NONE
+ */
+struct mx_series {
+	const char *lv;
+	int item;
+	int minus;
+};
+
+/**
+ * struct mx_family - one metric family
+ * @name: the family name, with its unit suffix and without "_total"
+ * @type: counter, gauge or histogram
+ * @unit: "seconds", "bytes", or "" (a count)
+ * @help: one line
+ * @src: where the values come from
+ * @label: name of the family's own label, or NULL
+ * @ns: the items are nanoseconds, exported as seconds
+ * @series: the series, ended by one with item MX_NONE
+ */
+struct mx_family {
+	const char *name;
+	enum mx_type type;
+	const char *unit;
+	const char *help;
+	enum mx_src src;
+	const char *label;
+	int ns;
+	const struct mx_series *series;
+};
+
+extern const struct mx_family mx_families[];
+extern const size_t mx_nfamilies;
+/* The operation groups of subclass 5, as the "op" label says them. */
+extern const char *const mx_lat_ops[MEAS_C0_LAT_NR_OPS];
+
+/* ---- text output (omtext.c) --------------------------------------- */
+
+enum om_format { OM_OPENMETRICS, OM_PROMETHEUS };
+
+/* The text of a scrape, in a memory stream (open_memstream()). */
+struct om_buf {
+	FILE *f;
+	enum om_format fmt;
+};
+
+void om_printf(struct om_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void om_family(struct om_buf *b, const char *name, enum mx_type type,
+	       const char *unit, const char *help);
+/* One sample: @suffix ("_total", "_bucket"...), @labels ("" or k="v",...). */
+void om_sample_u64(struct om_buf *b, const char *name, const char *suffix,
+		   const char *labels, uint64_t v);
+void om_sample_f(struct om_buf *b, const char *name, const char *suffix,
+		 const char *labels, double v);
+/* Nanoseconds as seconds, exactly: nine decimals. */
+void om_sample_ns(struct om_buf *b, const char *name, const char *suffix,
+		  const char *labels, uint64_t ns);
+void om_end(struct om_buf *b);
+const char *om_content_type(enum om_format fmt);
+enum om_format om_negotiate(const char *accept);
+
+/* ---- the classes held (hold.c) -------------------------------------- */
+
+/**
+ * struct mx_hold - what the exporter holds enabled, and since when
+ * @fd: /dev/meas
+ * @mask: classes this file enabled
+ * @since: CLOCK_REALTIME seconds at which the exporter enabled each class
+ * @user: hold user-defined classes too, as they appear
+ * @names: names of the user-defined classes held
+ */
+struct mx_hold {
+	int fd;
+	uint32_t mask;
+	double since[MEAS_NR_CLASSES];
+	int user;
+	struct meas_class_names names[MEAS_NR_CLASSES];
+};
+
+int mx_hold_start(struct mx_hold *h, uint32_t mask, int user);
+void mx_hold_user_classes(struct mx_hold *h, const struct meas_info *info);
+void mx_hold_stop(struct mx_hold *h);
+
+/* ---- a scrape (scrape.c) --------------------------------------------- */
+
+int mx_scrape(struct mx_hold *h, struct om_buf *out);
+
+/* ---- the HTTP side (http.c) ------------------------------------------ */
+
+struct mx_http_opts {
+	const char *addr;	/* listen address, 127.0.0.1 by default */
+	unsigned int port;
+	unsigned int max_conns;
+	unsigned int timeout_s;
+};
+
+struct MHD_Daemon;
+struct MHD_Daemon *mx_http_start(const struct mx_http_opts *o,
+				 struct mx_hold *h);
+
+#endif /* MEAS_EXPORTER_H */

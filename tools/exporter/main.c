@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meas-exporter: serve the meas counters to Prometheus.
+ *
+ *   meas-exporter [--listen ADDR] [--port N] [--max-connections N]
+ *                 [--timeout SEC] [--classes LIST] [--no-user-classes]
+ *   meas-exporter --once [--format openmetrics|prometheus] [...]
+ *
+ * Documentation/exporter.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <microhttpd.h>
+
+#include "exporter.h"
+
+#define DEFAULT_PORT	9872
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: meas-exporter [options]\n"
+		"  --listen ADDR          numeric address to listen on (127.0.0.1)\n"
+		"  --port N               TCP port (%u)\n"
+		"  --max-connections N    connections at once, 1..1024 (8)\n"
+		"  --timeout SEC          close a silent connection after SEC, 1..300 (10)\n"
+		"  --classes LIST         module classes to hold: 0 and/or 14 (0,14)\n"
+		"  --no-user-classes      do not hold and export user-defined classes\n"
+		"  --once                 print one scrape on stdout and exit\n"
+		"  --format FMT           with --once: openmetrics (default) or prometheus\n"
+		"  --version              print the version\n",
+		DEFAULT_PORT);
+}
+
+static int parse_uint(const char *s, unsigned int lo, unsigned int hi,
+		      unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* "0,14": the module's classes an exporter may hold. */
+static int parse_classes(const char *s, uint32_t *mask)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	unsigned int c;
+	int err = 0;
+
+	if (!copy)
+		return -1;
+	*mask = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (parse_uint(tok, 0, 15, &c) ||
+		    (c != MEAS_CLASS_GLOBAL && c != MEAS_CLASS_IO))
+			err = -1;
+		else
+			*mask |= 1U << c;
+	}
+	free(copy);
+	return err || !*mask ? -1 : 0;
+}
+
+struct opts {
+	struct mx_http_opts http;
+	uint32_t classes;
+	int user;
+	int once;
+	enum om_format fmt;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "max-connections", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "classes", required_argument, NULL, 'C' },
+		{ "no-user-classes", no_argument, NULL, 'U' },
+		{ "once", no_argument, NULL, '1' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, bad = 0;
+
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			o->http.addr = optarg;
+			break;
+		case 'p':
+			bad |= parse_uint(optarg, 1, 65535, &o->http.port);
+			break;
+		case 'c':
+			bad |= parse_uint(optarg, 1, 1024, &o->http.max_conns);
+			break;
+		case 't':
+			bad |= parse_uint(optarg, 1, 300, &o->http.timeout_s);
+			break;
+		case 'C':
+			bad |= parse_classes(optarg, &o->classes);
+			break;
+		case 'U':
+			o->user = 0;
+			break;
+		case '1':
+			o->once = 1;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "prometheus"))
+				o->fmt = OM_PROMETHEUS;
+			else if (strcmp(optarg, "openmetrics"))
+				bad = -1;
+			break;
+		case 'V':
+			printf("meas-exporter %s\n", MEAS_VERSION);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			bad = -1;
+		}
+	}
+	if (bad || optind != argc) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int scrape_once(struct mx_hold *h, enum om_format fmt)
+{
+	struct om_buf b = { .f = stdout, .fmt = fmt };
+	int err = mx_scrape(h, &b);
+
+	if (err)
+		fprintf(stderr, "meas-exporter: scrape: %s\n", strerror(-err));
+	return err || fflush(stdout) ? 1 : 0;
+}
+
+/* Serve until SIGTERM or SIGINT. */
+static int serve(struct opts *o, struct mx_hold *h)
+{
+	struct MHD_Daemon *d;
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);	/* the server thread too */
+	signal(SIGPIPE, SIG_IGN);
+	d = mx_http_start(&o->http, h);
+	if (!d)
+		return 1;
+	fprintf(stderr, "meas-exporter: listening on %s port %u\n",
+		o->http.addr, o->http.port);
+	sigwait(&set, &sig);
+	MHD_stop_daemon(d);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {
+		.http = { "127.0.0.1", DEFAULT_PORT, 8, 10 },
+		.classes = 1U | 1U << MEAS_CLASS_IO,
+		.user = 1,
+	};
+	struct mx_hold h = { 0 };
+	int rc;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	if (mx_hold_start(&h, o.classes, o.user))
+		return 1;
+	rc = o.once ? scrape_once(&h, o.fmt) : serve(&o, &h);
+	mx_hold_stop(&h);
+	return rc;
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One scrape: one FGETSTATISTICS per subclass it needs (from item -3, so
+ * that the header and every item come in the same call), then the metric
+ * table (families.c) rendered over what was read.  Nothing here walks
+ * /proc: a disk's name is looked up in sysfs once, the first time its
+ * device number is seen, and kept.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exporter.h"
+
+#ifndef MEAS_VERSION
+#define MEAS_VERSION "unknown"
+#endif
+
+/* A subclass as read: its header and items. */
+struct sub {
+	int ok;
+	uint64_t entries, entsize, ent0size;
+	const uint64_t *items;
+	uint64_t nitems;
+	uint64_t *buf;
+	size_t cap;
+};
+
+/* What one scrape reads: class 0 subclasses 0, 1, 4, 5; class 14's header. */
+static struct sub fixed, disc, xfer, lat, io, user;
+
+static int sub_read(int fd, int class, int subclass, size_t words,
+		    struct sub *s)
+{
+	uint64_t got = 0;
+	int err;
+
+	s->ok = 0;
+	if (words < MEAS_HEADER_WORDS)
+		words = MEAS_HEADER_WORDS;
+	if (s->cap < words) {
+		uint64_t *p = realloc(s->buf, words * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->buf = p;
+		s->cap = words;
+	}
+	err = meas_fget(fd, class, subclass, MEAS_ITEM_HEADER, (int64_t)words,
+			s->buf, words * sizeof(*s->buf), &got);
+	if (err)
+		return err;
+	if (got < MEAS_HEADER_WORDS)
+		return -ERANGE;
+	s->entries = s->buf[0];
+	s->entsize = s->buf[1];
+	s->ent0size = s->buf[2];
+	s->items = s->buf + MEAS_HEADER_WORDS;
+	s->nitems = got - MEAS_HEADER_WORDS;
+	s->ok = 1;
+	return 0;
+}
+
+/* Item @item of entry @e of a disk subclass (entry 0: the other disks). */
+static uint64_t sub_item(const struct sub *s, uint64_t e, int item)
+{
+	uint64_t n = e * s->entsize + (uint64_t)item;
+
+	return n < s->nitems ? s->items[n] : 0;
+}
+
+/* Entries whose items were all read. */
+static uint64_t sub_entries(const struct sub *s)
+{
+	uint64_t n = s->entsize ? s->nitems / s->entsize : 0;
+
+	return s->entries < n ? s->entries : n;
+}
+
+/* ---- disk names ------------------------------------------------------- */
+
+#define NAME_CACHE	256
+
+static struct {
+	uint64_t dev;
+	char name[64];
+} names[NAME_CACHE];
+static unsigned int nnames;
+
+/* The kernel's name of a disk, as node_exporter's device label has it. */
+static const char *disk_name(uint64_t dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < nnames; i++)
+		if (names[i].dev == dev)
+			return names[i].name;
+	i = nnames < NAME_CACHE ? nnames++ : dev % NAME_CACHE;
+	names[i].dev = dev;
+	if (meas_dev_name(dev, names[i].name, sizeof(names[i].name)))
+		snprintf(names[i].name, sizeof(names[i].name), "%u:%u",
+			 MEAS_DEV_MAJOR(dev), MEAS_DEV_MINOR(dev));
+	return names[i].name;
+}
+
+static const char *entry_device(const struct sub *s, uint64_t e)
+{
+	return e ? disk_name(sub_item(s, e, 0)) : "other";
+}
+
+/* ---- rendering the table ----------------------------------------------- */
+
+static double seconds(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static void sample(struct om_buf *b, const struct mx_family *f,
+		   const char *labels, uint64_t v)
+{
+	const char *sfx = f->type == MX_COUNTER ? "_total" : "";
+
+	if (f->ns)
+		om_sample_ns(b, f->name, sfx, labels, v);
+	else
+		om_sample_u64(b, f->name, sfx, labels, v);
+}
+
+static uint64_t series_value(const struct sub *s, uint64_t e,
+			     const struct mx_series *se)
+{
+	uint64_t v = sub_item(s, e, se->item);
+
+	if (se->minus != MX_NONE)
+		v -= sub_item(s, e, se->minus);
+	return v;
+}
+
+/* Labels of a series: device, then the family's own label. */
+static void labels_of(char *buf, size_t len, const char *device,
+		      const char *label, const char *lv)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (device)
+		n = snprintf(buf, len, "device=\"%s\"", device);
+	if (label && lv && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s%s=\"%s\"",
+			 device ? "," : "", label, lv);
+}
+
+static void render_series(struct om_buf *b, const struct mx_family *f,
+			  const struct sub *s, uint64_t e, const char *device)
+{
+	const struct mx_series *se;
+	char l[160];
+
+	for (se = f->series; se->item != MX_NONE; se++) {
+		labels_of(l, sizeof(l), device, f->label, se->lv);
+		sample(b, f, l, series_value(s, e, se));
+	}
+}
+
+static void render_per_disk(struct om_buf *b, const struct mx_family *f,
+			    const struct sub *s)
+{
+	uint64_t e, n = sub_entries(s);
+
+	for (e = 0; e < n; e++)
+		render_series(b, f, s, e, entry_device(s, e));
+}
+
+/* Subclass 5's plain items: per disk and operation group. */
+static void render_lat(struct om_buf *b, const struct mx_family *f)
+{
+	uint64_t e, n = sub_entries(&lat);
+	unsigned int op;
+	char l[160];
+
+	for (e = 0; e < n; e++)
+		for (op = 0; op < MEAS_C0_LAT_NR_OPS; op++) {
+			labels_of(l, sizeof(l), entry_device(&lat, e), f->label,
+				  mx_lat_ops[op]);
+			sample(b, f, l, sub_item(&lat, e, MEAS_C0_LAT_OP(op) +
+						 f->series->item));
+		}
+}
+
+static void bucket(struct om_buf *b, const char *name, const char *labels,
+		   const char *le, uint64_t v)
+{
+	char l[200];
+
+	snprintf(l, sizeof(l), "%s%sle=\"%s\"", labels, labels[0] ? "," : "",
+		 le);
+	om_sample_u64(b, name, "_bucket", l, v);
+}
+
+/*
+ * The queue-length histogram: bucket n (0..5) counts requests that found
+ * n in flight, the last 6 or more.  No _sum: the lengths of the last
+ * bucket are not kept.
+ */
+static void render_qlen(struct om_buf *b, const struct mx_family *f)
+{
+	uint64_t e, n = sub_entries(&disc), cum;
+	char l[160], le[8];
+	int k;
+
+	for (e = 0; e < n; e++) {
+		labels_of(l, sizeof(l), entry_device(&disc, e), NULL, NULL);
+		cum = 0;
+		for (k = 0; k < MEAS_C0_DISC_QLEN_BUCKETS; k++) {
+			cum += sub_item(&disc, e, MEAS_C0_DISC_QLEN0 + k);
+			if (k == MEAS_C0_DISC_QLEN_BUCKETS - 1)
+				snprintf(le, sizeof(le), "+Inf");
+			else
+				snprintf(le, sizeof(le), "%d.0", k);
+			bucket(b, f->name, l, le, cum);
+		}
+		om_sample_u64(b, f->name, "_count", l, cum);
+	}
+}
+
+/* The latency histogram of one disk and group: cumulative buckets. */
+static void render_lathist_one(struct om_buf *b, const struct mx_family *f,
+			       uint64_t e, unsigned int op)
+{
+	int base = MEAS_C0_LAT_OP(op);
+	uint64_t cum = 0;
+	char l[160], le[32];
+	int k;
+
+	labels_of(l, sizeof(l), entry_device(&lat, e), f->label,
+		  mx_lat_ops[op]);
+	for (k = 0; k < MEAS_C0_LAT_BUCKETS; k++) {
+		cum += sub_item(&lat, e, base + MEAS_C0_LAT_BUCKET0 + k);
+		if (k == MEAS_C0_LAT_BUCKETS - 1)
+			snprintf(le, sizeof(le), "+Inf");
+		else
+			snprintf(le, sizeof(le), "%.12g",
+				 seconds(MEAS_C0_LAT_BOUND_NS(k)));
+		bucket(b, f->name, l, le, cum);
+	}
+	om_sample_u64(b, f->name, "_count", l, cum);
+	om_sample_ns(b, f->name, "_sum", l,
+		     sub_item(&lat, e, base + MEAS_C0_LAT_SUM_NS));
+}
+
+static void render_lathist(struct om_buf *b, const struct mx_family *f)
+{
+	uint64_t e, n = sub_entries(&lat);
+	unsigned int op;
+
+	for (e = 0; e < n; e++)
+		for (op = 0; op < MEAS_C0_LAT_NR_OPS; op++)
+			render_lathist_one(b, f, e, op);
+}
+
+static void render_start(struct om_buf *b, const struct mx_family *f,
+			 const struct mx_hold *h)
+{
+	unsigned int c;
+	char l[32];
+
+	for (c = 0; c < MEAS_NR_CLASSES; c++)
+		if (h->mask & (1U << c)) {
+			snprintf(l, sizeof(l), "class=\"%u\"", c);
+			om_sample_f(b, f->name, "", l, h->since[c]);
+		}
+}
+
+/* The subclass a family reads, or NULL when it is not there this time. */
+static const struct sub *family_sub(const struct mx_family *f)
+{
+	switch (f->src) {
+	case MX_SRC_FIXED:
+		return &fixed;
+	case MX_SRC_DISC:
+	case MX_SRC_QLEN:
+		return &disc;
+	case MX_SRC_XFER:
+		return &xfer;
+	case MX_SRC_LAT:
+	case MX_SRC_LATHIST:
+		return &lat;
+	case MX_SRC_IO:
+		return &io;
+	default:
+		return NULL;
+	}
+}
+
+static void render_family(struct om_buf *b, const struct mx_family *f,
+			  const struct mx_hold *h, double t0)
+{
+	const struct sub *s = family_sub(f);
+
+	if (s && !s->ok)
+		return;
+	om_family(b, f->name, f->type, f->unit, f->help);
+	switch (f->src) {
+	case MX_SRC_FIXED:
+		/* subclass 0 has one entry after its header: entry 1 */
+		render_series(b, f, s, 0, NULL);
+		break;
+	case MX_SRC_DISC:
+	case MX_SRC_XFER:
+		render_per_disk(b, f, s);
+		break;
+	case MX_SRC_LAT:
+		render_lat(b, f);
+		break;
+	case MX_SRC_QLEN:
+		render_qlen(b, f);
+		break;
+	case MX_SRC_LATHIST:
+		render_lathist(b, f);
+		break;
+	case MX_SRC_IO:
+		render_series(b, f, s, 0, NULL);
+		break;
+	case MX_SRC_BUILD:
+		om_sample_u64(b, f->name, "", "version=\"" MEAS_VERSION "\"", 1);
+		break;
+	case MX_SRC_START:
+		render_start(b, f, h);
+		break;
+	case MX_SRC_SCRAPE: {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		om_sample_f(b, f->name, "", "",
+			    (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0);
+		break;
+	}
+	}
+}
+
+/* ---- user-defined classes --------------------------------------------- */
+
+/* A name part as a metric name allows: [a-zA-Z0-9_], others become _. */
+static void name_part(char *out, size_t len, const char *in, size_t max,
+		      const char *fallback, unsigned int n)
+{
+	size_t i;
+
+	if (!in[0]) {
+		snprintf(out, len, "%s%u", fallback, n);
+		return;
+	}
+	for (i = 0; i + 1 < len && i < max && in[i]; i++) {
+		char c = in[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') ? c : '_';
+	}
+	out[i] = '\0';
+}
+
+/*
+ * One family per item of a subclass: meas_user_CLASS[_SUBCLASS]_ITEM, a
+ * counter or a gauge as the definition says, one series per entry (an
+ * entry label when the subclass has several).
+ */
+static void render_user_sub(struct om_buf *b, const struct meas_class_names *n,
+			    unsigned int c, unsigned int s,
+			    const struct meas_item_def *defs)
+{
+	const struct meas_subclass_def *sd = &n->d.sub[s];
+	char cls[40], sub[40], item[40], name[140], l[32];
+	struct mx_family f = { .unit = "", .help = "" };
+	unsigned int i, e;
+
+	name_part(cls, sizeof(cls), n->d.name, MEAS_NAME_MAX, "class", c);
+	sub[0] = '\0';
+	if (n->d.nsub > 1)
+		name_part(sub, sizeof(sub), sd->name, MEAS_NAME_MAX, "sub", s);
+	for (i = 0; i < sd->items; i++) {
+		name_part(item, sizeof(item), defs[i].name, MEAS_NAME_MAX,
+			  "item", i);
+		snprintf(name, sizeof(name), "meas_user_%s%s%s_%s", cls,
+			 sub[0] ? "_" : "", sub, item);
+		f.name = name;
+		f.type = defs[i].kind == MEAS_ITEM_GAUGE ? MX_GAUGE :
+							   MX_COUNTER;
+		f.help = "A user-defined item (UPDATESTATISTICS).";
+		om_family(b, name, f.type, "", f.help);
+		for (e = 0; e < sd->entries; e++) {
+			l[0] = '\0';
+			if (sd->entries > 1)
+				snprintf(l, sizeof(l), "entry=\"%u\"", e + 1);
+			sample(b, &f, l, user.items[(uint64_t)e * sd->items + i]);
+		}
+	}
+}
+
+static void render_user(struct om_buf *b, struct mx_hold *h)
+{
+	const struct meas_item_def *defs;
+	const struct meas_class_names *n;
+	unsigned int c, s;
+
+	for (c = 1; c < MEAS_NR_CLASSES; c++) {
+		if (!(h->mask & MEAS_CLASSMASK_CUSTOM & (1U << c)))
+			continue;
+		n = &h->names[c];
+		defs = n->items;
+		for (s = 0; s < n->d.nsub; s++) {
+			const struct meas_subclass_def *sd = &n->d.sub[s];
+
+			if (!sub_read(h->fd, (int)c, (int)s,
+				      MEAS_HEADER_WORDS +
+				      (size_t)sd->entries * sd->items, &user) &&
+			    user.nitems >= (uint64_t)sd->entries * sd->items &&
+			    user.entsize == sd->items)
+				render_user_sub(b, n, c, s, defs);
+			defs += sd->items;
+		}
+	}
+}
+
+/* ---- the scrape --------------------------------------------------------- */
+
+/**
+ * mx_scrape() - read the held classes and render every family
+ * @h: what the exporter holds
+ * @out: where the text goes (its format set)
+ *
+ * A family whose subclass could not be read this time is left out, and
+ * so is a class that is not held.
+ *
+ * Return: 0, or a negative errno when nothing can be read.
+ */
+int mx_scrape(struct mx_hold *h, struct om_buf *out)
+{
+	struct meas_info info;
+	struct timespec ts;
+	size_t words;
+	double t0;
+	size_t i;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	err = meas_info(h->fd, &info);
+	if (err)
+		return err;
+	mx_hold_user_classes(h, &info);
+	fixed.ok = disc.ok = xfer.ok = lat.ok = io.ok = 0;
+	if (h->mask & 1U) {
+		words = info.region_bytes[MEAS_CLASS_GLOBAL] / sizeof(uint64_t);
+		sub_read(h->fd, 0, MEAS_C0_SUB_FIXED, words, &fixed);
+		sub_read(h->fd, 0, MEAS_C0_SUB_DISC, words, &disc);
+		sub_read(h->fd, 0, MEAS_C0_SUB_XFER, words, &xfer);
+		sub_read(h->fd, 0, MEAS_C0_SUB_LAT, words, &lat);
+	}
+	if (h->mask & (1U << MEAS_CLASS_IO))
+		sub_read(h->fd, MEAS_CLASS_IO, MEAS_IO_SUB_RING,
+			 MEAS_HEADER_WORDS + MEAS_IO_H_PART0, &io);
+	render_user(out, h);
+	for (i = 0; i < mx_nfamilies; i++)	/* the scrape's duration last */
+		render_family(out, &mx_families[i], h, t0);
+	om_end(out);
+	return 0;
+}
