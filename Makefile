@@ -12,6 +12,8 @@
 #                   parameters (module/core/inject.c), which the VM tests use
 #   make check-shipped the default build, as packages ship it, made apart:
 #                   its modinfo has the version and no test hook
+#   make check-prometheus meas-exporter scraped by a real Prometheus (part
+#                   of make check; needs make all first)
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
@@ -58,7 +60,7 @@ MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-shipped unit vmtest \
 	demo bench sparse checkpatch clean man deb install uninstall pkgtest \
-	check-version
+	check-version check-prometheus
 
 all: module tools
 
@@ -114,6 +116,12 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) check-shipped
 	$(MAKE) MEAS_TEST=1 vmtest
+	$(MAKE) check-prometheus
+
+# meas-exporter in the test VM scraped by a real Prometheus on the host,
+# with the meas.ko and tools already built (about 2 minutes)
+check-prometheus:
+	$(MAKE) -C selftests check-prometheus
 
 # A copy of the module's sources in $(1), for a build apart from module/'s.
 define copy_sources
