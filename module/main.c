@@ -8,6 +8,7 @@
 #include <linux/meas.h>
 #include "core/ctl.h"
 #include "core/dev.h"
+#include "core/tp.h"
 #include "sched/sched.h"
 #include "clock/clock.h"
 #include "custom/custom.h"
@@ -19,6 +20,7 @@ static int __init meas_init(void)
 {
 	int err;
 
+	meas_tp_init();		/* before the units bind their probes */
 	err = meas_sched_init();
 	if (err)
 		return err;

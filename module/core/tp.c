@@ -6,6 +6,7 @@
  * them.
  */
 #include <linux/tracepoint.h>
+#include <linux/hrtimer.h>
 #include <linux/string.h>
 #include <linux/printk.h>
 #include <linux/meas.h>
@@ -14,6 +15,39 @@
 
 /* Probes registered now, for MEAS_IOC_INFO; changed under meas_sir. */
 unsigned int meas_tp_probes;
+
+/* hrtimer_wakeup(), the callback of every hrtimer sleeper (not exported) */
+static enum hrtimer_restart (*tp_sleeper_fn)(struct hrtimer *);
+
+/* Find the sleeper callback, once, at module load. */
+void meas_tp_init(void)
+{
+	/* Not on the stack: it is never started, only read. */
+	static struct hrtimer_sleeper sl;
+
+	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	tp_sleeper_fn = sl.timer.function;
+}
+
+/**
+ * meas_tp_sleeper_task() - the task an expiring hrtimer ends a sleep of
+ * @timer: the timer of hrtimer_expire_entry
+ *
+ * For the timed-out stops of class 0 and class 15: a sleeper's timer
+ * that fires while its task still waits ends that task's sleep.
+ *
+ * Return: the task, or NULL if @timer is no sleeper's or its task is
+ * already awake.
+ */
+struct task_struct *meas_tp_sleeper_task(struct hrtimer *timer)
+{
+	struct hrtimer_sleeper *sl;
+
+	if (READ_ONCE(timer->function) != tp_sleeper_fn)
+		return NULL;
+	sl = container_of(timer, struct hrtimer_sleeper, timer);
+	return READ_ONCE(sl->task);
+}
 
 struct tp_lookup {
 	struct meas_tp *tps;
@@ -36,17 +70,25 @@ static void tp_match(struct tracepoint *tp, void *priv)
  * @n: entries of @tps
  *
  * A missing optional tracepoint is reported once and its items read 0.
+ *
+ * Return: 0, or -ENOENT if a required tracepoint is missing.
  */
-void meas_tp_bind(struct meas_tp *tps, unsigned int n)
+int meas_tp_bind(struct meas_tp *tps, unsigned int n)
 {
 	struct tp_lookup l = { .tps = tps, .n = n };
 	unsigned int i;
+	int err = 0;
 
 	for_each_kernel_tracepoint(tp_match, &l);
-	for (i = 0; i < n; i++)
-		if (!tps[i].tp)
-			pr_info("tracepoint %s not found%s\n", tps[i].name,
-				tps[i].required ? "" : ": its items read 0");
+	for (i = 0; i < n; i++) {
+		if (tps[i].tp)
+			continue;
+		pr_info("tracepoint %s not found%s\n", tps[i].name,
+			tps[i].required ? "" : ": its items read 0");
+		if (tps[i].required)
+			err = -ENOENT;
+	}
+	return err;
 }
 
 /**

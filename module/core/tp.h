@@ -21,8 +21,13 @@ struct meas_tp {
 	struct tracepoint *tp;
 };
 
+struct hrtimer;
+struct task_struct;
+
 extern unsigned int meas_tp_probes;
-void meas_tp_bind(struct meas_tp *tps, unsigned int n);
+void meas_tp_init(void);
+struct task_struct *meas_tp_sleeper_task(struct hrtimer *timer);
+int meas_tp_bind(struct meas_tp *tps, unsigned int n);
 int meas_tp_register(struct meas_tp *tps, unsigned int n, void *data);
 void meas_tp_unregister(struct meas_tp *tps, unsigned int n, void *data);
 

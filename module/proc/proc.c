@@ -41,6 +41,7 @@
 #include "core/xds.h"
 #include "core/tp.h"
 #include "core/inject.h"
+#include "sched/stop.h"
 
 static unsigned int proc_slots = 32768;
 module_param(proc_slots, uint, 0644);
@@ -62,9 +63,6 @@ MODULE_PARM_DESC(proc_exit_ring,
 
 /* The table of the enabled class; set and cleared under meas_sir. */
 struct proc_tab *meas_proc_table;
-
-/* hrtimer_wakeup(), the callback of every hrtimer sleeper */
-static enum hrtimer_restart (*proc_sleeper_fn)(struct hrtimer *);
 
 static u64 proc_delta(u64 now, u64 since)
 {
@@ -129,22 +127,19 @@ static bool proc_terminal_read(struct task_struct *prev)
 	return tty;
 }
 
-/* Why a thread left the CPU: a PC_STOP_* counter. */
+/*
+ * Why a thread left the CPU: a PC_STOP_* counter.  Class 15 tells one
+ * more reason than class 0: an impeded thread that reads a terminal.
+ */
 static unsigned int proc_stop_reason(bool preempt, struct task_struct *prev,
 				     unsigned int state)
 {
-	if (state & TASK_DEAD)
-		return PC_STOP_EXIT;
-	/* Preempted, or a signal kept it awake: it stays runnable. */
-	if (preempt || meas_task_state(prev) == TASK_RUNNING)
-		return PC_STOP_PREEMPT;
-	if (state & (__TASK_STOPPED | __TASK_TRACED))
-		return PC_STOP_JOBCTL;
-	if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
-		return prev->in_iowait ? PC_STOP_DISC_BLK : PC_STOP_BLOCKED;
-	if (prev->in_iowait)
-		return PC_STOP_DISC_UNBLK;
-	return proc_terminal_read(prev) ? PC_STOP_TERM : PC_STOP_IMPEDE;
+	unsigned int sw = meas_stop_switch_flags(preempt, prev, state);
+	unsigned int reason = meas_proc_stop_cnt[meas_stop_classify(sw)];
+
+	if (reason == PC_STOP_IMPEDE && proc_terminal_read(prev))
+		return PC_STOP_TERM;
+	return reason;
 }
 
 static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
@@ -301,14 +296,9 @@ MEAS_BLK_BIO_QUEUE_PROBE(proc_probe_bio_tp, proc_probe_bio)
 static void proc_probe_hrtimer(void *data, struct hrtimer *timer,
 			       ktime_t *now)
 {
-	struct hrtimer_sleeper *sl;
-	struct task_struct *task;
+	struct task_struct *task = meas_tp_sleeper_task(timer);
 	struct proc_thr *t;
 
-	if (READ_ONCE(timer->function) != proc_sleeper_fn)
-		return;
-	sl = container_of(timer, struct hrtimer_sleeper, timer);
-	task = READ_ONCE(sl->task);
 	if (!task)
 		return;
 	t = meas_proctab_find(data, task);
@@ -433,21 +423,11 @@ const struct meas_class_ops meas_class15_ops = {
 };
 
 /**
- * meas_proc_init() - bind the tracepoints, find the sleeper callback
+ * meas_proc_init() - bind the tracepoints
  *
  * Return: 0, or -ENOENT if a required tracepoint is missing.
  */
 int meas_proc_init(void)
 {
-	/* Not on the stack: it is never started, only read. */
-	static struct hrtimer_sleeper sl;
-	unsigned int i;
-
-	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	proc_sleeper_fn = sl.timer.function;
-	meas_tp_bind(proc_tps, ARRAY_SIZE(proc_tps));
-	for (i = 0; i < ARRAY_SIZE(proc_tps); i++)
-		if (proc_tps[i].required && !proc_tps[i].tp)
-			return -ENOENT;
-	return 0;
+	return meas_tp_bind(proc_tps, ARRAY_SIZE(proc_tps));
 }

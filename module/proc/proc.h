@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 #include <linux/meas.h>
 #include "core/class.h"
+#include "logic/stop.h"
 
 struct task_struct;
 struct pid;
@@ -55,6 +56,7 @@ enum proc_cnt {
 
 /* The item each counter is folded into. */
 extern const u8 meas_proc_cnt_item[PC_NR];
+extern const u8 meas_proc_stop_cnt[MEAS_STOP_NR];
 
 /* State of a thread record. */
 enum proc_tstate {

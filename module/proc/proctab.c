@@ -31,6 +31,18 @@
 #include <linux/percpu.h>
 #include <linux/overflow.h>
 #include "proc.h"
+#include "sched/stop.h"
+
+/* The counter of each stop reason (logic/stop.h) */
+const u8 meas_proc_stop_cnt[MEAS_STOP_NR] = {
+	[MEAS_STOP_PREEMPTED]		= PC_STOP_PREEMPT,
+	[MEAS_STOP_EXITED]		= PC_STOP_EXIT,
+	[MEAS_STOP_JOBCTL]		= PC_STOP_JOBCTL,
+	[MEAS_STOP_DISC_BLOCKED]	= PC_STOP_DISC_BLK,
+	[MEAS_STOP_BLOCKED]		= PC_STOP_BLOCKED,
+	[MEAS_STOP_DISC_UNBLOCKED]	= PC_STOP_DISC_UNBLK,
+	[MEAS_STOP_IMPEDED]		= PC_STOP_IMPEDE,
+};
 
 const u8 meas_proc_cnt_item[PC_NR] = {
 	[PC_LAUNCH]		= MEAS_P_LAUNCHES,
@@ -258,7 +270,8 @@ static void tab_init_slot(struct proc_tab *tab, u32 n, struct pid *tgid,
 static void thr_init_state(struct proc_thr *t, struct task_struct *p,
 			   bool scan, u64 now)
 {
-	unsigned int state = READ_ONCE(p->__state);
+	unsigned int state = meas_task_state(p);
+	unsigned int sw;
 
 	t->st = PT_NEW;
 	t->reason = 0;
@@ -271,12 +284,9 @@ static void thr_init_state(struct proc_thr *t, struct task_struct *p,
 		t->st = PT_RUNNABLE;
 	else
 		t->st = PT_SLEEP;
-	if (state & (__TASK_STOPPED | __TASK_TRACED))
-		t->reason = PC_STOP_JOBCTL;
-	else if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
-		t->reason = PC_STOP_BLOCKED;
-	else
-		t->reason = PC_STOP_IMPEDE;
+	/* Seen from outside: I/O wait is not told apart. */
+	sw = meas_stop_state_flags(state);
+	t->reason = meas_proc_stop_cnt[meas_stop_classify(sw)];
 }
 
 /**

@@ -24,6 +24,7 @@
 #include "core/xds.h"
 #include "core/tp.h"
 #include "sched.h"
+#include "stop.h"
 #include "core/compat.h"
 #include "core/inject.h"
 
@@ -39,31 +40,30 @@ struct sched_cpu {
 static struct sched_cpu __percpu *sched_cpus;
 static int sched_hp_state;
 
-/* hrtimer_wakeup(), the callback of every hrtimer sleeper (not exported) */
-static enum hrtimer_restart (*sched_sleeper_fn)(struct hrtimer *);
-
 static bool sched_is_time_item(unsigned int i)
 {
 	return i == MEAS_C0_TIME_IDLE || i == MEAS_C0_TIME_DISC ||
 	       i == MEAS_C0_TIME_CPU;
 }
 
-/* Why a non-idle task left the CPU: the MPE stop reasons, mapped. */
+/* The class 0 item of each stop reason (logic/stop.h) */
+static const u8 sched_stop_item[MEAS_STOP_NR] = {
+	[MEAS_STOP_PREEMPTED]		= MEAS_C0_PREEMPTIONS,
+	[MEAS_STOP_EXITED]		= MEAS_C0_STOP_EXIT,
+	[MEAS_STOP_JOBCTL]		= MEAS_C0_STOP_JOBCTL,
+	[MEAS_STOP_DISC_BLOCKED]	= MEAS_C0_STOP_DISC_BLOCKED,
+	[MEAS_STOP_BLOCKED]		= MEAS_C0_STOP_MISC_BLOCKED,
+	[MEAS_STOP_DISC_UNBLOCKED]	= MEAS_C0_STOP_DISC_UNBLOCKED,
+	[MEAS_STOP_IMPEDED]		= MEAS_C0_STOP_IMPEDE,
+};
+
+/* Why a non-idle task left the CPU: the item of its MPE stop reason. */
 static unsigned int sched_stop_reason(bool preempt, struct task_struct *prev,
 				      unsigned int state)
 {
-	/* A preempted task, or one a signal kept awake, stays runnable. */
-	if (preempt || meas_task_state(prev) == TASK_RUNNING)
-		return MEAS_C0_PREEMPTIONS;
-	if (state & TASK_DEAD)
-		return MEAS_C0_STOP_EXIT;
-	if (state & (__TASK_STOPPED | __TASK_TRACED))
-		return MEAS_C0_STOP_JOBCTL;
-	if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
-		return prev->in_iowait ? MEAS_C0_STOP_DISC_BLOCKED :
-					 MEAS_C0_STOP_MISC_BLOCKED;
-	return prev->in_iowait ? MEAS_C0_STOP_DISC_UNBLOCKED :
-				 MEAS_C0_STOP_IMPEDE;
+	unsigned int sw = meas_stop_switch_flags(preempt, prev, state);
+
+	return sched_stop_item[meas_stop_classify(sw)];
 }
 
 /* Close the running segment at @now; called with interrupts off. */
@@ -153,12 +153,7 @@ static void probe_contention(void *data, void *lock, unsigned int flags)
 static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
 				 ktime_t *now)
 {
-	struct hrtimer_sleeper *sl;
-
-	if (READ_ONCE(timer->function) != sched_sleeper_fn)
-		return;
-	sl = container_of(timer, struct hrtimer_sleeper, timer);
-	if (READ_ONCE(sl->task))
+	if (meas_tp_sleeper_task(timer))
 		this_cpu_inc(sched_cpus->item[MEAS_C0_STOP_TIMED_OUT]);
 }
 
@@ -341,21 +336,11 @@ void meas_sched_fold(struct meas_class *cls)
 }
 
 /**
- * meas_sched_init() - bind the tracepoints and find the sleeper callback
+ * meas_sched_init() - bind the tracepoints
  *
  * Return: 0, or -ENOENT if a required tracepoint is missing.
  */
 int meas_sched_init(void)
 {
-	/* Not on the stack: it is never started, only read. */
-	static struct hrtimer_sleeper sl;
-	unsigned int i;
-
-	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	sched_sleeper_fn = sl.timer.function;
-	meas_tp_bind(sched_tps, ARRAY_SIZE(sched_tps));
-	for (i = 0; i < ARRAY_SIZE(sched_tps); i++)
-		if (sched_tps[i].required && !sched_tps[i].tp)
-			return -ENOENT;
-	return 0;
+	return meas_tp_bind(sched_tps, ARRAY_SIZE(sched_tps));
 }
