@@ -2,7 +2,7 @@
 /*
  * clock_hold: take the shared clock and keep it ticking until killed,
  * for the unload test (clock_unload.sh) and the benchmark.
- *   clock_hold [-i MS] [-c pc|snap] [-r RECORDS]
+ *   clock_hold [-i MS] [-c pc|snap|stack] [-r RECORDS]
  * Prints "ticking MS" once the clock runs, then waits for a signal.
  */
 #include <stdio.h>
@@ -23,14 +23,16 @@ int main(int argc, char **argv)
 			g.intrate = atoi(optarg);
 			break;
 		case 'c':
-			g.collector = strcmp(optarg, "snap") ?
-				      MEAS_COLLECTOR_PC : MEAS_COLLECTOR_SNAP;
+			g.collector = !strcmp(optarg, "snap") ?
+				      MEAS_COLLECTOR_SNAP :
+				      !strcmp(optarg, "stack") ?
+				      MEAS_COLLECTOR_STACK : MEAS_COLLECTOR_PC;
 			break;
 		case 'r':
 			g.records = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: clock_hold [-i MS] [-c pc|snap] [-r RECORDS]\n");
+			fprintf(stderr, "usage: clock_hold [-i MS] [-c pc|snap|stack] [-r RECORDS]\n");
 			return 2;
 		}
 	}

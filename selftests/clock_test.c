@@ -298,7 +298,8 @@ TEST_F(clock, code4_invalid_collector)
 {
 	struct meas_getclock g;
 
-	EXPECT_EQ(-EINVAL, getclock(self->a, 10, 3, 0, 0, &g));
+	EXPECT_EQ(-EINVAL, getclock(self->a, 10, MEAS_COLLECTOR_STACK + 1, 0, 0,
+				    &g));
 	EXPECT_EQ(MEAS_GETCLOCK_BADCOLLECTOR, g.result);
 	EXPECT_EQ(-EINVAL, getclock(self->a, 10, 0xffffffff, 0, 0, &g));
 	EXPECT_EQ(MEAS_GETCLOCK_BADCOLLECTOR, g.result);
@@ -1079,6 +1080,73 @@ TEST_F(clock, pc_kernel_user_idle)
 	/* CPU 0 mostly sleeps in this test. */
 	EXPECT_LE(20, idle);
 	EXPECT_EQ(idle, idle_ok);
+	free(recs);
+}
+
+/* ---- the call-stack collector ---- */
+
+/*
+ * Call stacks of a process in the kernel on CPU 1 and of one spinning in
+ * user mode on CPU 0 (spin_fn, called from spinner): the PC part as the
+ * PC sampler writes it, kernel frames first, all kernel addresses, the
+ * user frames user addresses, the unused frames 0.
+ */
+TEST_F(clock, stack_kernel_and_user)
+{
+	size_t n, i, j, kern = 0, kdeep = 0, user = 0, ubad = 0, bad = 0;
+	struct meas_clock_stack *recs;
+	struct meas_getclock g;
+	pid_t kpid, upid;
+
+	recs = calloc(4096, sizeof(*recs));
+	ASSERT_NE(NULL, recs);
+	kpid = kspinner(1);
+	ASSERT_LT(0, kpid);
+	upid = spinner(0);
+	ASSERT_LT(0, upid);
+	ASSERT_EQ(0, getclock(self->a, 10, MEAS_COLLECTOR_STACK, 0, 0, &g));
+	self->bfd = g.fd;
+	sleep_ms(1000);
+	ASSERT_EQ(0, meas_giveclock(self->a, 0, NULL));
+	reap(kpid);
+	reap(upid);
+	n = drain(g.fd, recs, sizeof(*recs), 4096);
+	for (i = 0; i < n; i++) {
+		const struct meas_clock_stack *r = &recs[i];
+		unsigned int nr = r->nr_kernel + r->nr_user;
+		bool u = r->pc.hdr.flags & MEAS_REC_USER;
+
+		if (nr > MEAS_CLOCK_STACK_FRAMES ||
+		    r->nr_kernel > MEAS_CLOCK_KSTACK_MAX || (u && r->nr_kernel)) {
+			bad++;
+			continue;
+		}
+		for (j = nr; j < MEAS_CLOCK_STACK_FRAMES; j++)
+			bad += r->frame[j] != 0;
+		for (j = 0; j < r->nr_kernel; j++)
+			bad += r->frame[j] < 0xffff800000000000ULL;
+		for (j = r->nr_kernel; j < nr; j++)
+			bad += r->frame[j] >= 0x800000000000ULL;
+		if (r->nr_kernel)
+			bad += r->frame[0] != r->pc.ip;
+		if ((pid_t)r->pc.tgid == kpid && !u) {
+			kern++;
+			/* read() entered from a system call: several frames */
+			kdeep += r->nr_kernel >= 4 && r->nr_user >= 1;
+		}
+		if ((pid_t)r->pc.tgid == upid && u) {
+			user++;
+			/* built without frame pointers: the leaf at least */
+			ubad += r->nr_user < 1 || r->frame[0] != r->pc.ip;
+		}
+	}
+	TH_LOG("%zu records: kernel samples %zu (%zu deep), user %zu", n,
+	       kern, kdeep, user);
+	EXPECT_EQ(0, bad);
+	EXPECT_LE(50, kern);
+	EXPECT_LE(kern * 9 / 10, kdeep);
+	EXPECT_LE(50, user);
+	EXPECT_EQ(0, ubad);
 	free(recs);
 }
 

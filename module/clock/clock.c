@@ -45,9 +45,11 @@
 static const struct meas_collector *const clock_collectors[] = {
 	[MEAS_COLLECTOR_PC]	= &meas_collect_pc,
 	[MEAS_COLLECTOR_SNAP]	= &meas_collect_snap,
+	[MEAS_COLLECTOR_STACK]	= &meas_collect_stack,
 };
 
-#define CLOCK_KNOWN	(BIT(MEAS_COLLECTOR_PC) | BIT(MEAS_COLLECTOR_SNAP))
+#define CLOCK_KNOWN	(BIT(MEAS_COLLECTOR_PC) | BIT(MEAS_COLLECTOR_SNAP) | \
+			 BIT(MEAS_COLLECTOR_STACK))
 
 static const int clock_get_errno[] = {
 	[MEAS_GETCLOCK_OK]		= 0,

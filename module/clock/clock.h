@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The shared clock inside meas.ko: clock.c (ownership, timers, CPU
- * hotplug), clockbuf.c (the rings and their descriptor), collect_pc.c and
- * collect_snap.c (the collectors).
+ * hotplug), clockbuf.c (the rings and their descriptor), collect_pc.c,
+ * collect_stack.c and collect_snap.c (the collectors).
  */
 #ifndef _MEAS_CLOCK_H
 #define _MEAS_CLOCK_H
@@ -36,6 +36,12 @@ struct meas_collector {
 
 extern const struct meas_collector meas_collect_pc;
 extern const struct meas_collector meas_collect_snap;
+extern const struct meas_collector meas_collect_stack;
+
+struct pt_regs;
+
+/* collect_pc.c */
+void meas_clock_pc_fill(struct meas_clock_pc *rec, struct pt_regs *regs);
 
 /* clock.c: the ioctls and the owner's file (dev.c), init and exit */
 long meas_clock_ioctl(struct file *file, unsigned int cmd, void __user *u);

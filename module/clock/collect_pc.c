@@ -15,15 +15,18 @@
 #include <asm/irq_regs.h>
 #include "clock.h"
 
-static void pc_tick(struct meas_clockbuf *buf, unsigned int cpu, u64 missed)
+/**
+ * meas_clock_pc_fill() - the PC record of the interrupted context
+ * @rec: the record, its header from meas_clockbuf_begin()
+ * @regs: the interrupted registers, or NULL
+ *
+ * Also the first part of the call-stack record (collect_stack.c).
+ */
+void meas_clock_pc_fill(struct meas_clock_pc *rec, struct pt_regs *regs)
 {
-	struct pt_regs *regs = get_irq_regs();
 	struct task_struct *p = current;
-	struct meas_clock_pc *rec;
-	u64 idx;
 
 	BUILD_BUG_ON(sizeof(rec->comm) != TASK_COMM_LEN);
-	rec = meas_clockbuf_begin(buf, cpu, missed, &idx);
 	if (regs) {
 		rec->ip = instruction_pointer(regs);
 		if (user_mode(regs))
@@ -39,6 +42,15 @@ static void pc_tick(struct meas_clockbuf *buf, unsigned int cpu, u64 missed)
 	/* No task_lock here: a racing rename may mix names, never overrun. */
 	memcpy(rec->comm, p->comm, sizeof(rec->comm));
 	rec->comm[sizeof(rec->comm) - 1] = '\0';
+}
+
+static void pc_tick(struct meas_clockbuf *buf, unsigned int cpu, u64 missed)
+{
+	struct meas_clock_pc *rec;
+	u64 idx;
+
+	rec = meas_clockbuf_begin(buf, cpu, missed, &idx);
+	meas_clock_pc_fill(rec, get_irq_regs());
 	meas_clockbuf_commit(buf, cpu, rec, idx);
 }
 

@@ -19,6 +19,7 @@
 #define MEAS_COLLECTOR_NONE	0	/* GETCLOCK: the owner's own collector */
 #define MEAS_COLLECTOR_PC	1	/* program counter of every CPU */
 #define MEAS_COLLECTOR_SNAP	2	/* class 0 subclass 0, once a tick */
+#define MEAS_COLLECTOR_STACK	3	/* program counter and call stacks */
 
 #define MEAS_CLOCK_MIN_MS	5	/* shortest interval that may be asked */
 #define MEAS_CLOCK_MAX_MS	1000	/* longest */
@@ -231,6 +232,8 @@ struct meas_clockbuf_ring {
 #define MEAS_REC_USER		0x1	/* PC: the CPU was in user mode */
 #define MEAS_REC_IDLE		0x2	/* PC: the idle task ran */
 #define MEAS_REC_NOREGS		0x4	/* PC: no interrupted registers: ip 0 */
+#define MEAS_REC_KTRUNC		0x8	/* STACK: kernel stack cut at its bound */
+#define MEAS_REC_UTRUNC		0x10	/* STACK: user stack cut at its bound */
 
 /**
  * struct meas_clock_rec - first bytes of every record
@@ -262,6 +265,38 @@ struct meas_clock_pc {
 	__u32 pid;
 	__u32 tgid;
 	char comm[16];
+};
+
+/*
+ * Call stacks (MEAS_COLLECTOR_STACK).  The record is version 2 of the PC
+ * record: a struct meas_clock_pc, unchanged, then the stacks.  A reader of
+ * PC records that steps by the head's record_size reads its first part.
+ * Kernel frames come first, innermost (the interrupted instruction) first,
+ * at most MEAS_CLOCK_KSTACK_MAX; then the user frames, innermost first,
+ * followed by frame pointers and read without faulting, up to the
+ * record's MEAS_CLOCK_STACK_FRAMES.  A return address is the instruction
+ * after its call.
+ */
+#define MEAS_CLOCK_STACK_FRAMES	64
+#define MEAS_CLOCK_KSTACK_MAX	32
+
+/**
+ * struct meas_clock_stack - record of MEAS_COLLECTOR_STACK, one per CPU a
+ * tick
+ * @pc: the PC record: ip, task and flags as MEAS_COLLECTOR_PC writes them,
+ *	with MEAS_REC_KTRUNC or _UTRUNC where a stack was cut at its bound
+ * @nr_kernel: kernel frames in @frame, from index 0; 0 when the tick
+ *	interrupted user mode
+ * @nr_user: user frames in @frame, from index @nr_kernel; 0 for a kernel
+ *	thread or where the user registers are not at hand
+ * @frame: the addresses, the first @nr_kernel + @nr_user of them; the
+ *	rest are 0
+ */
+struct meas_clock_stack {
+	struct meas_clock_pc pc;
+	__u32 nr_kernel;
+	__u32 nr_user;
+	__aligned_u64 frame[MEAS_CLOCK_STACK_FRAMES];
 };
 
 /**
