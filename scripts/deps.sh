@@ -20,6 +20,10 @@ PKGS="$PKGS libmicrohttpd-dev prometheus curl"
 # make man, make deb, make pkgtest: man pages (rst2man, man), the Debian
 # packages and their lintian check, DKMS, completion and udev in the test
 PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils man-db groff-base bash-completion udev adduser"
+# pictures (Documentation/pictures.rst): the heat map reads saved JSON
+# (json-c); the browser test renders them (chromium) and checks the SVG
+# (xmllint)
+PKGS="$PKGS libjson-c-dev chromium libxml2-utils"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

@@ -9,7 +9,7 @@
 #	'insmod module/meas.ko && selftests/measctl/profile_test.sh build/selftests'
 #
 # BUILD_DIR holds clock_spin (a program spending its time in one named
-# function) and clock_hold.  Prints TAP; exits 1 if a test fails.  The
+# function, with "nested" through a known call chain) and clock_hold.  Prints TAP; exits 1 if a test fails.  The
 # outputs are kept and the JSON, folded and ELF checks made by one
 # python3 run at the end (python3 starts slowly under TCG).
 out=${1:?usage: profile_test.sh BUILD_DIR}
@@ -20,7 +20,7 @@ TAP_PREFIX=profile
 . "$(dirname "$0")/tap.sh"
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..27"
 
 # The command's exit status is profile's.
 $M profile -- sh -c 'exit 3' >/dev/null 2>&1
@@ -40,11 +40,21 @@ ok $r "top function from the ELF symbol table ($topf)"
 
 $M --json profile -- "$SPIN" 1500 >"$T/spin.json"
 ok $? "--json report"
-$M profile --folded -- "$SPIN" 1500 >"$T/spin.folded"
-ok $? "--folded report"
-$M profile -f -- dd if=/dev/zero of=/dev/null bs=1M count=2000 \
+$M profile --no-stacks --folded -- "$SPIN" 1500 >"$T/spin.folded"
+ok $? "--no-stacks --folded report"
+$M profile --no-stacks -f -- dd if=/dev/zero of=/dev/null bs=1M count=2000 \
 	>"$T/dd.folded" 2>/dev/null
-ok $? "--folded report of a command in the kernel"
+ok $? "--no-stacks --folded report of a command in the kernel"
+
+# Call stacks: the known chain, and a command in system calls.
+$M profile --folded --svg "$T/stack.svg" -- "$SPIN" 1500 nested \
+	>"$T/stack.folded"
+ok $? "--folded --svg report with call stacks"
+xmllint --noout "$T/stack.svg"
+ok $? "the flame graph is well-formed XML"
+$M profile -f -- dd if=/dev/zero of=/dev/null bs=1M count=2000 \
+	>"$T/ddstack.folded" 2>/dev/null
+ok $? "--folded report with kernel call stacks"
 
 # An object without a symbol table: object+offset.
 cp "$SPIN" "$T/spin_stripped" && strip "$T/spin_stripped"
@@ -96,7 +106,7 @@ sys.path.insert(0, sys.argv[2])
 from tapjson import Tap
 
 T = sys.argv[1]
-tap = Tap(T, 15, "profile")
+tap = Tap(T, 18, "profile")
 ok, load = tap.ok, tap.load
 
 s = load("spin.json")
@@ -143,6 +153,49 @@ if m:
                 va = vaddr + off - poff
                 inside = value <= va < value + size
 ok(inside, "stripped: object+offset %s lies in meas_spin_target" % f0)
+
+# The chain main -> meas_outer -> meas_middle -> meas_spin_target, in order.
+def folded(name):
+    out = []
+    for l in open(os.path.join(T, name)).read().split("\n")[:-1]:
+        m = re.fullmatch(r"(\S+) ([0-9]+)", l)
+        out.append((m.group(1).split(";"), int(m.group(2))) if m else None)
+    return out
+
+st = folded("stack.folded")
+chain = ["main", "meas_outer", "meas_middle", "meas_spin_target"]
+def has_chain(fr):
+    return any(fr[i:i + 4] == chain for i in range(len(fr)))
+tot = sum(c for f, c in st if f) if st and all(st) else 0
+inchain = sum(c for f, c in st if f and has_chain(f)) if tot else 0
+top = st[0][0] if tot else []
+ok(tot and inchain * 2 >= tot and top[0] == "clock_spin" and
+   top[-4:] == chain,
+   "stacks: %d of %d samples under main;meas_outer;meas_middle;"
+   "meas_spin_target,"
+   " top %s" % (inchain, tot, ";".join(top)))
+svg = open(os.path.join(T, "stack.svg")).read()
+ok(all('data-n="%s"' % f in svg for f in chain) and "<script" in svg and
+   "http" not in svg.replace("http://www.w3.org/2000/svg", ""),
+   "flame graph: the chain's frames, a script, nothing fetched")
+
+dd = folded("ddstack.folded")
+with open("/proc/kallsyms") as f:
+    names = {l.split()[2] + "_[k]" for l in f}
+ksamples = entry = 0
+kok = bool(dd) and all(dd)
+for f, c in dd if kok else []:
+    k = [x for x in f if x.endswith("_[k]")]
+    if not k:
+        continue
+    i = f.index(k[0])
+    # kernel frames follow the user ones, and all are kernel functions
+    kok &= f[i:] == k and all(x in names for x in k)
+    ksamples += c
+    entry += c * (k[0].startswith("entry_SYSCALL_64") and len(k) >= 3)
+ok(kok and ksamples and entry * 2 >= ksamples,
+   "kernel stacks: %d of %d kernel samples from entry_SYSCALL_64 down"
+   % (entry, ksamples))
 
 y = load("sys.json")
 progs = {p["program"]: p for p in y.get("programs", [])}

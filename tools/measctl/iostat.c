@@ -24,19 +24,7 @@ struct iostat_args {
 	bool idle;		/* show disks without activity (not -z) */
 };
 
-/* One disk's items of subclasses 1 and 4. */
-struct disk_snap {
-	uint64_t disc[MEAS_C0_DISC_ITEMS];
-	uint64_t xfer[MEAS_C0_XFER_ITEMS];
-};
-
-struct io_snap {
-	struct disk_snap *d;	/* entry 0 first */
-	size_t n;
-	uint64_t t_ns;
-};
-
-static void io_snap_free(struct io_snap *s)
+void io_snap_free(struct io_snap *s)
 {
 	free(s->d);
 	s->d = NULL;
@@ -44,7 +32,7 @@ static void io_snap_free(struct io_snap *s)
 }
 
 /* Returns 0 or a negative errno; *result is the GETSTATISTICS code. */
-static int io_snapshot(int fd, struct io_snap *s, int *result)
+int io_snapshot(int fd, struct io_snap *s, int *result)
 {
 	struct meas_header h1, h4;
 	uint64_t *disc, *xfer;
@@ -78,23 +66,12 @@ static int io_snapshot(int fd, struct io_snap *s, int *result)
 	return err;
 }
 
-/* What one disk did in an interval. */
-struct io_rate {
-	char name[64];
-	uint64_t dev;
-	uint64_t reads, writes, rbytes, wbytes, control, busy;
-	uint64_t qlen[MEAS_C0_DISC_QLEN_BUCKETS];
-	double secs, r_s, w_s, rkb_s, wkb_s, r_await, w_await, aqu, ctl_s,
-	       busy_s;
-	uint64_t inflight;
-};
-
 static double per(uint64_t n, double d)
 {
 	return d > 0 ? (double)n / d : 0;
 }
 
-static void io_rate(const struct disk_snap *a, const struct disk_snap *b,
+void io_rate(const struct disk_snap *a, const struct disk_snap *b,
 		    size_t e, double secs, struct io_rate *r)
 {
 	static const struct disk_snap zero;
@@ -138,7 +115,7 @@ static void io_rate(const struct disk_snap *a, const struct disk_snap *b,
 	r->inflight = xb[MEAS_C0_XFER_INFLIGHT];
 }
 
-static bool io_active(const struct io_rate *r)
+bool io_active(const struct io_rate *r)
 {
 	unsigned int i;
 

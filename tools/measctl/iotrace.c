@@ -7,12 +7,16 @@
  * still holds with --all) are printed in completion order, and records
  * the ring overwrote before they could be read are reported as lost,
  * never silently skipped.  With --json, one JSON object per record.
+ * --heatmap FILE also draws the latency heat map of the records
+ * (heatsvg.c); with --from, of records saved with --json before
+ * (heatjson.c), without tracing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "measctl.h"
+#include "picture.h"
 
 #define IOTRACE_BATCH	1024
 #define IOTRACE_POLL_MIN	0.001
@@ -23,6 +27,9 @@ struct iotrace_args {
 	double duration;	/* 0: until a signal */
 	uint64_t max;		/* records to print, 0: no limit */
 	bool all;		/* from the oldest record held */
+	const char *heatmap;	/* SVG to write, or NULL */
+	const char *from;	/* --json records to draw, or NULL */
+	struct heatmap *hm;	/* the heat map's requests */
 };
 
 struct iotrace_totals {
@@ -116,6 +123,57 @@ static void print_lost(struct cmd_ctx *ctx, uint64_t lost)
 	json_doc_end(&j);
 }
 
+static int heat_record(struct heatmap *hm, const struct meas_io_record *r)
+{
+	char name[64];
+
+	meas_dev_name(r->dev, name, sizeof(name));
+	return hm_add_request(hm, name, r->issue_ns, r->complete_ns);
+}
+
+/* Write the heat map to @path. */
+static int heat_write(struct cmd_ctx *ctx, struct heatmap *hm,
+		      const char *path, const char *source)
+{
+	char title[512];
+	FILE *f;
+
+	f = fopen(path, "we");
+	if (!f)
+		return fail(ctx, errno, "cannot write %s", path);
+	snprintf(title, sizeof(title), "I/O latency, issue to completion: %s",
+		 source);
+	heatmap_svg(f, hm, title, true);
+	if (fclose(f))
+		return fail(ctx, errno, "cannot write %s", path);
+	return EXIT_OK;
+}
+
+/* The heat map of records saved with --json, one object a line. */
+static int heat_from(struct cmd_ctx *ctx, const struct iotrace_args *a)
+{
+	size_t lineno = 0;
+	int err, rc;
+	FILE *f;
+
+	f = fopen(a->from, "re");
+	if (!f)
+		return fail(ctx, errno, "cannot read %s", a->from);
+	err = hm_load_json(f, a->hm, &lineno);
+	fclose(f);
+	if (err == -EINVAL)
+		return fail(ctx, 0, "%s: line %zu: not an iotrace --json record",
+			    a->from, lineno);
+	if (err)
+		return fail(ctx, -err, "cannot read %s", a->from);
+	rc = heat_write(ctx, a->hm, a->heatmap, a->from);
+	if (!rc)
+		fprintf(stderr, "measctl iotrace: %zu requests drawn, %llu without an issue time, %llu lost\n",
+			a->hm->nrec, (unsigned long long)a->hm->untimed,
+			(unsigned long long)a->hm->lost);
+	return rc;
+}
+
 /* Read and print one batch; *more: records are waiting already. */
 static int iotrace_batch(struct cmd_ctx *ctx, int fd,
 			 const struct iotrace_args *a, struct meas_io_record *buf,
@@ -135,10 +193,14 @@ static int iotrace_batch(struct cmd_ctx *ctx, int fd,
 		print_lost(ctx, r.lost);
 	tot->lost += r.lost;
 	tot->total = r.total;
+	if (a->hm)
+		a->hm->lost += r.lost;
 	for (i = 0; i < r.records; i++) {
 		if (a->max && tot->records >= a->max)
 			break;
 		print_record(ctx, &buf[i], t0);
+		if (a->hm && heat_record(a->hm, &buf[i]))
+			return fail(ctx, ENOMEM, "heat map");
 		tot->records++;
 	}
 	fflush(stdout);
@@ -180,6 +242,8 @@ static int iotrace_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 			next = end;
 		stop = !meas_wait_until(set, next) || (end && next >= end);
 	}
+	if (!rc && a->hm)
+		rc = heat_write(ctx, a->hm, a->heatmap, "measctl iotrace");
 	if (!rc && ctx->json) {
 		struct json j;
 
@@ -212,6 +276,12 @@ static int iotrace_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		return EXIT_OK;
 	case 'n':
 		return count_arg(ctx, arg, UINT64_MAX, &a->max);
+	case 'H':
+		a->heatmap = arg;
+		return EXIT_OK;
+	case 'F':
+		a->from = arg;
+		return EXIT_OK;
 	default:
 		a->all = true;
 		return EXIT_OK;
@@ -225,10 +295,13 @@ int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "duration", 'd', OPT_ARG, 'd' },
 		{ "count", 'n', OPT_ARG, 'n' },
 		{ "all", 'a', OPT_NONE, 'a' },
+		{ "heatmap", 0, OPT_ARG, 'H' },
+		{ "from", 0, OPT_ARG, 'F' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct iotrace_args a = { .poll = 0.1 };
 	struct opt_state st;
+	struct heatmap hm;
 	int rc;
 
 	rc = opt_parse(ctx, &st, argc, argv, opts, false, iotrace_opt, &a);
@@ -236,5 +309,16 @@ int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (st.npos)
 		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
-	return interval_hold(ctx, MEAS_CLASS_IO, iotrace_loop, &a);
+	if (a.from && !a.heatmap)
+		return usage_error(ctx, "--from FILE needs --heatmap FILE.svg");
+	if (!a.heatmap)
+		return interval_hold(ctx, MEAS_CLASS_IO, iotrace_loop, &a);
+	hm_init(&hm);
+	a.hm = &hm;
+	if (a.from)
+		rc = heat_from(ctx, &a);
+	else
+		rc = interval_hold(ctx, MEAS_CLASS_IO, iotrace_loop, &a);
+	hm_free(&hm);
+	return rc;
 }

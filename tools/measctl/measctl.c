@@ -28,10 +28,13 @@ static const struct command commands[] = {
 	  "ask the holders to disable CLASSES (default: all, the holders\n"
 	  "    exit); wait up to -t SECONDS (default 5) and report what is\n"
 	  "    still enabled" },
-	{ "run", cmd_run, "[-c CLASSES] [-o FILE] [--] CMD [ARGS...]",
+	{ "run", cmd_run,
+	  "[-c CLASSES] [-o FILE] [--html FILE [--profile]] [--] CMD [ARGS...]",
 	  "enable CLASSES (default 0; class 0 is always included) while\n"
 	  "    CMD runs, then print the class 0 subclass 0 deltas and rates\n"
-	  "    (to FILE with -o); exits with CMD's status" },
+	  "    (to FILE with -o); --html: also a self-contained page with\n"
+	  "    stops by reason, disk rates and the deltas, --profile: and\n"
+	  "    CMD's flame graph; exits with CMD's status" },
 	{ "get", cmd_get, "[--fast] CLASS SUBCLASS [START [COUNT]]",
 	  "GETSTATISTICS (FGETSTATISTICS with --fast): print 'item value\n"
 	  "    name' lines; START defaults to 0 (-3 is the header), COUNT to\n"
@@ -52,12 +55,16 @@ static const struct command commands[] = {
 	  "    iostat -x does, with the queue-length histogram, every\n"
 	  "    SECONDS (default 1) until COUNT intervals or SIGINT/SIGTERM;\n"
 	  "    -z leaves out the disks that did nothing" },
-	{ "iotrace", cmd_iotrace, "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a]",
+	{ "iotrace", cmd_iotrace,
+	  "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a] [--heatmap FILE.svg\n"
+	  "    [--from FILE.json]]",
 	  "enable class 14 while running and print one line per completed\n"
 	  "    request (time, command, PID, disk, RWBS, sector, bytes, queue\n"
 	  "    and device ms) for SECONDS, COUNT records or until SIGINT;\n"
 	  "    -a starts at the oldest record the ring holds; lost records\n"
-	  "    are reported; -i is the poll interval (default 0.1)" },
+	  "    are reported; -i is the poll interval (default 0.1);\n"
+	  "    --heatmap: also a latency heat map (SVG) of the records, or\n"
+	  "    --from records saved with --json" },
 	/* user-defined classes (define.c, update.c) */
 	{ "define", cmd_define,
 	  "[--replace] [--name NAME] CLASS [NAME:]ENTRIES:ITEMS...",
@@ -75,13 +82,18 @@ static const struct command commands[] = {
 	  "    the item (a number or its name), or replace it with --set" },
 	{ "profile", cmd_profile,
 	  "[-i MS] [-d SECONDS] [-n TOP] [-r RECORDS] [--all] [--folded]\n"
-	  "    [-o FILE] [--] [CMD [ARGS...]]",
-	  "sample the program counter of every CPU every MS ms (default\n"
-	  "    10; GETCLOCK) while CMD runs, or for SECONDS (default 5) over\n"
-	  "    the whole system; print the top programs and functions, or\n"
-	  "    'program;function count' lines (--folded) for flame graphs.\n"
-	  "    With CMD: its processes only (--all: every process); exits\n"
-	  "    with CMD's status" },
+	  "    [--no-stacks] [--svg FILE] [-o FILE] [--] [CMD [ARGS...]]",
+	  "sample the call stacks of every CPU every MS ms (default 10;\n"
+	  "    GETCLOCK) while CMD runs, or for SECONDS (default 5) over the\n"
+	  "    whole system; print the top programs and functions, or\n"
+	  "    'program;frame;...;leaf count' lines (--folded); --svg: also\n"
+	  "    write an interactive flame graph; --no-stacks: program\n"
+	  "    counters only.  With CMD: its processes only (--all: every\n"
+	  "    process); exits with CMD's status" },
+	{ "flame", cmd_flame, "[-o FILE] [-t TITLE] [FILE]",
+	  "an interactive flame graph (SVG) of folded stacks, 'frame;...\n"
+	  "    count' lines as profile --folded writes them, from FILE or\n"
+	  "    standard input" },
 	/* class 15: processes (ps.c, top.c, exits.c) */
 	{ "ps", cmd_ps, "[-a] [-x] [-s KEY]",
 	  "one line per process of class 15 (GETPROCSTATS): CPU and wait\n"

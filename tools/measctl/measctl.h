@@ -173,6 +173,7 @@ int cmd_header(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv);	/* profile.c */
+int cmd_flame(struct cmd_ctx *ctx, int argc, char **argv);	/* flamecmd.c */
 int cmd_task(struct cmd_ctx *ctx, int argc, char **argv);	/* task.c */
 
 /* ---- report.c: class 0 subclass 0 snapshots and their deltas ------------ */
@@ -262,6 +263,37 @@ const char *proc_bytes(uint64_t b, char *buf, size_t len);
 /* ---- disks and the I/O trace: iostat.c, iotrace.c ----------------------- */
 
 int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv);
+/* iostat.c: per-disk rates between two snapshots (also run --html) */
+/* One disk's items of subclasses 1 and 4. */
+struct disk_snap {
+	uint64_t disc[MEAS_C0_DISC_ITEMS];
+	uint64_t xfer[MEAS_C0_XFER_ITEMS];
+};
+
+struct io_snap {
+	struct disk_snap *d;	/* entry 0 first */
+	size_t n;
+	uint64_t t_ns;
+};
+
+/* What one disk did in an interval. */
+struct io_rate {
+	char name[64];
+	uint64_t dev;
+	uint64_t reads, writes, rbytes, wbytes, control, busy;
+	uint64_t qlen[MEAS_C0_DISC_QLEN_BUCKETS];
+	double secs, r_s, w_s, rkb_s, wkb_s, r_await, w_await, aqu, ctl_s,
+	       busy_s;
+	uint64_t inflight;
+};
+
+void io_snap_free(struct io_snap *s);
+int io_snapshot(int fd, struct io_snap *s, int *result);
+/* @a NULL: from zero; @e 0 is the row "(others)". */
+void io_rate(const struct disk_snap *a, const struct disk_snap *b,
+	     size_t e, double secs, struct io_rate *r);
+bool io_active(const struct io_rate *r);
+
 int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv);
 
 /* ---- interval.c: the periodic views (watch, iostat, top, iotrace) ------- */

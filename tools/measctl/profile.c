@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * measctl profile: run a command (or watch the whole system for a while)
- * under the shared clock's program-counter sampler and report the top
- * programs and the top functions, or folded "program;function count"
- * lines for flame-graph tools.
+ * under the shared clock's call-stack sampler and report the top
+ * programs and the top functions, folded "program;frame;...;leaf count"
+ * lines for flame-graph tools, or a flame graph of its own (--svg).
+ * --no-stacks (or a module without the call-stack sampler) samples
+ * program counters only: "program;function count".
  *
  * The clock is taken without ticking (GETCLOCK with interval 0), the
  * command forked and held on a pipe, the clock started, the command let
@@ -25,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "measctl.h"
+#include "picture.h"
 #include "symbols.h"
 
 #define PROF_DEF_MS		10
@@ -40,6 +43,8 @@ struct prof_args {
 	uint64_t records;
 	bool all;
 	bool folded;
+	bool nostacks;
+	const char *svg;
 	bool duration_set;
 	const char *output;
 	char **cmd;
@@ -48,6 +53,8 @@ struct prof_args {
 /* One sample kept for resolution after the run. */
 struct prof_sample {
 	struct meas_clock_pc pc;
+	uint64_t *frame;	/* nk kernel frames, then nu user frames */
+	uint16_t nk, nu;	/* innermost first */
 	int maps;		/* index in prof.maps, -1 if none */
 	bool in_scope;
 };
@@ -70,6 +77,8 @@ struct prof {
 	struct pmaps **maps;
 	size_t nmaps, capmaps;
 	unsigned int round;
+	uint32_t collector;	/* MEAS_COLLECTOR_STACK, or _PC */
+	size_t recsize;		/* bytes of its record */
 	uint64_t *per_cpu;	/* samples of each CPU */
 	unsigned int ncpu;	/* entries of per_cpu */
 	uint64_t lost, missed, ticks;
@@ -171,14 +180,15 @@ static bool prof_in_scope(struct prof *p, const struct meas_clock_pc *pc)
 }
 
 /* Mappings for a user address: captured again after an exec or a miss. */
-static int prof_maps_for(struct prof *p, const struct meas_clock_pc *pc)
+static int prof_maps_for(struct prof *p, const struct meas_clock_pc *pc,
+			 uint64_t uip)
 {
 	struct prof_proc *pp = prof_proc(p, pc->tgid);
 	const struct pmaps *cur = pp->maps >= 0 ? p->maps[pp->maps] : NULL;
 	struct pmaps *m;
 
 	if (cur && !strncmp(cur->comm, pc->comm, sizeof(cur->comm)) &&
-	    pmaps_find(cur, pc->ip))
+	    pmaps_find(cur, uip))
 		return pp->maps;
 	/* At most one capture a process per read round. */
 	if (pp->round == p->round)
@@ -193,8 +203,43 @@ static int prof_maps_for(struct prof *p, const struct meas_clock_pc *pc)
 	return pp->maps;
 }
 
-static void prof_take(struct prof *p, const struct meas_clock_pc *pc)
+/* The frames of a record: its stacks, or the PC record's one address. */
+static void prof_frames(struct prof *p, struct prof_sample *s,
+			const void *rec)
 {
+	const struct meas_clock_stack *st = rec;
+	const struct meas_clock_pc *pc = rec;
+	unsigned int n;
+
+	s->nk = s->nu = 0;
+	s->frame = NULL;
+	if (p->collector == MEAS_COLLECTOR_STACK) {
+		n = st->nr_kernel + st->nr_user;
+		if (n > MEAS_CLOCK_STACK_FRAMES || !n)
+			return;
+		s->nk = st->nr_kernel;
+		s->nu = st->nr_user;
+	} else if (!(pc->hdr.flags & MEAS_REC_NOREGS)) {
+		n = 1;
+		s->nk = !(pc->hdr.flags & MEAS_REC_USER);
+		s->nu = !s->nk;
+	} else {
+		return;
+	}
+	s->frame = malloc(n * sizeof(*s->frame));
+	if (!s->frame) {
+		fputs("measctl profile: out of memory\n", stderr);
+		exit(EXIT_FAIL);
+	}
+	if (p->collector == MEAS_COLLECTOR_STACK)
+		memcpy(s->frame, st->frame, n * sizeof(*s->frame));
+	else
+		s->frame[0] = pc->ip;
+}
+
+static void prof_take(struct prof *p, const void *rec)
+{
+	const struct meas_clock_pc *pc = rec;
 	struct prof_sample *s;
 
 	if (pc->hdr.cpu < p->ncpu)
@@ -204,14 +249,15 @@ static void prof_take(struct prof *p, const struct meas_clock_pc *pc)
 	s->pc = *pc;
 	s->in_scope = prof_in_scope(p, pc);
 	s->maps = -1;
-	if (s->in_scope && (pc->hdr.flags & MEAS_REC_USER))
-		s->maps = prof_maps_for(p, pc);
+	prof_frames(p, s, rec);
+	if (s->in_scope && s->nu)
+		s->maps = prof_maps_for(p, pc, s->frame[s->nk]);
 }
 
 /* Read what is there; 0, or -errno. */
 static int prof_read(struct prof *p, int bfd)
 {
-	struct meas_clock_pc buf[256];
+	static struct meas_clock_stack buf[64];
 	ssize_t n, i;
 
 	p->round++;
@@ -221,8 +267,8 @@ static int prof_read(struct prof *p, int bfd)
 			return 0;
 		if (n < 0)
 			return n;
-		for (i = 0; i < n / (ssize_t)sizeof(buf[0]); i++)
-			prof_take(p, &buf[i]);
+		for (i = 0; i < n / (ssize_t)p->recsize; i++)
+			prof_take(p, (const char *)buf + i * p->recsize);
 	}
 }
 
@@ -317,12 +363,27 @@ static int prof_collect(struct cmd_ctx *ctx, struct prof *p, int fd)
 {
 	uint64_t ring = p->a->records ? p->a->records : MEAS_CLOCK_DEF_RECORDS;
 	/* Reads come every 100 ms: no wake-up before a ring is half full. */
-	struct meas_getclock g = { .collector = MEAS_COLLECTOR_PC,
+	struct meas_getclock g = { .collector = MEAS_COLLECTOR_STACK,
 				   .records = p->a->records,
 				   .wakeup = ring / 2 };
 	int err, rc, gate = -1, bfd, result;
 
+	if (p->a->nostacks)
+		g.collector = MEAS_COLLECTOR_PC;
 	err = meas_getclock(fd, &g);
+	/* A module without call stacks: program counters only. */
+	if (err && g.result == MEAS_GETCLOCK_BADCOLLECTOR &&
+	    g.collector == MEAS_COLLECTOR_STACK) {
+		warnx_ctx(ctx, "no call stacks from this module: program counters only");
+		g.collector = MEAS_COLLECTOR_PC;
+		g.intrate = 0;
+		g.base_ms = g.quotient = 0;
+		err = meas_getclock(fd, &g);
+	}
+	p->collector = g.collector;
+	p->recsize = g.collector == MEAS_COLLECTOR_STACK ?
+		     sizeof(struct meas_clock_stack) :
+		     sizeof(struct meas_clock_pc);
 	if (err)
 		return fail_call(ctx, "GETCLOCK", g.result, -err,
 				 "GETCLOCK of the program-counter sampler");
@@ -355,7 +416,7 @@ static int prof_collect(struct cmd_ctx *ctx, struct prof *p, int fd)
 release:
 	if (gate >= 0)
 		close(gate);
-	meas_giveclock(fd, MEAS_COLLECTOR_PC, &result);
+	meas_giveclock(fd, p->collector, &result);
 	close(bfd);
 	return rc;
 }
@@ -422,36 +483,35 @@ static const char *basename_of(const char *path)
 	return b ? b + 1 : path;
 }
 
-/* "function (object)", "function [kernel]", "object+0xoff", ... */
+/*
+ * "function (object)", "function [kernel]", "object+0xoff", ...  A frame
+ * past the first is a return address: its call is the byte before.
+ */
 static void prof_label(struct prof *p, const struct prof_sample *s,
-		       const struct ksyms *ks, struct elfcache *ec,
-		       char *buf, size_t len, bool *kernel)
+		       unsigned int i, const struct ksyms *ks,
+		       struct elfcache *ec, char *buf, size_t len)
 {
-	const struct meas_clock_pc *pc = &s->pc;
+	uint64_t ip = s->frame[i], at = ip - (i != 0 && i != s->nk), off;
 	const char *fn, *mod;
 	const struct umap *u;
-	uint64_t off;
 
-	*kernel = !(pc->hdr.flags & MEAS_REC_USER);
-	if (pc->hdr.flags & MEAS_REC_NOREGS) {
-		snprintf(buf, len, "[unknown]");
-	} else if (*kernel) {
-		fn = ksyms_find(ks, pc->ip, &mod);
+	if (i < s->nk) {
+		fn = ksyms_find(ks, at, &mod);
 		if (fn)
 			snprintf(buf, len, "%s [%s]", fn, mod ? mod : "kernel");
 		else
 			snprintf(buf, len, "0x%llx [kernel]",
-				 (unsigned long long)pc->ip);
-	} else if (s->maps < 0 || !(u = pmaps_find(p->maps[s->maps], pc->ip))) {
-		snprintf(buf, len, "0x%llx [unknown]", (unsigned long long)pc->ip);
+				 (unsigned long long)ip);
+	} else if (s->maps < 0 || !(u = pmaps_find(p->maps[s->maps], at))) {
+		snprintf(buf, len, "0x%llx [unknown]", (unsigned long long)ip);
 	} else {
-		off = pc->ip - u->start + u->pgoff;
+		off = at - u->start + u->pgoff;
 		fn = elfcache_find(ec, u->path, off);
 		if (fn)
 			snprintf(buf, len, "%s (%s)", fn, basename_of(u->path));
 		else
 			snprintf(buf, len, "%s+0x%llx", basename_of(u->path),
-				 (unsigned long long)off);
+				 (unsigned long long)(off + (ip - at)));
 	}
 }
 
@@ -477,13 +537,52 @@ static const char *prof_program(const struct meas_clock_pc *pc)
 	return pc->hdr.flags & MEAS_REC_IDLE ? "[idle]" : pc->comm;
 }
 
+/* Append @frame to the folded key @key of @len bytes. */
+static void folded_push(char *key, size_t len, const char *label, bool kernel)
+{
+	size_t used = strlen(key);
+	char frame[512];
+
+	folded_frame(label, kernel, frame, sizeof(frame));
+	snprintf(key + used, len - used, ";%s", frame);
+}
+
+/* program;outermost user frame;...;innermost kernel frame */
+static void prof_fold(struct prof *p, const struct prof_sample *s,
+		      const struct ksyms *ks, struct elfcache *ec,
+		      char *key, size_t len)
+{
+	char label[512];
+	unsigned int i;
+	size_t j;
+
+	snprintf(key, len, "%s", prof_program(&s->pc));
+	for (j = 0; key[j]; j++)
+		if (key[j] == ' ' || key[j] == ';')
+			key[j] = '_';
+	if (!(s->nk + s->nu))
+		folded_push(key, len, "[unknown]", false);
+	if (s->pc.hdr.flags & MEAS_REC_UTRUNC)
+		folded_push(key, len, "[truncated]", false);
+	for (i = s->nk + s->nu; i-- > s->nk;) {
+		prof_label(p, s, i, ks, ec, label, sizeof(label));
+		folded_push(key, len, label, false);
+	}
+	if (s->pc.hdr.flags & MEAS_REC_KTRUNC)
+		folded_push(key, len, "[truncated]", true);
+	for (i = s->nk; i-- > 0;) {
+		prof_label(p, s, i, ks, ec, label, sizeof(label));
+		folded_push(key, len, label, true);
+	}
+}
+
 static void prof_tally(struct prof *p, struct prof_report *r)
 {
-	char label[512], frame[512], key[600];
 	struct elfcache *ec = elfcache_new();
 	struct ksyms *ks = ksyms_load();
+	static char key[64 * 1024];
+	char label[512];
 	struct tally *t;
-	bool kernel;
 	size_t i, j;
 
 	for (i = 0; i < p->ns; i++) {
@@ -497,14 +596,13 @@ static void prof_tally(struct prof *p, struct prof_report *r)
 		snprintf(key, sizeof(key), "%s/%u", prof_program(&s->pc),
 			 s->pc.tgid);
 		tally_add(&r->procs, key);
-		prof_label(p, s, ks, ec, label, sizeof(label), &kernel);
+		if (s->nk + s->nu)
+			prof_label(p, s, 0, ks, ec, label, sizeof(label));
+		else
+			snprintf(label, sizeof(label), "[unknown]");
 		t = tally_add(&r->functions, label);
-		t->kernel = kernel;
-		folded_frame(label, kernel, frame, sizeof(frame));
-		snprintf(key, sizeof(key), "%s;%s", prof_program(&s->pc), frame);
-		for (j = 0; key[j] && key[j] != ';'; j++)
-			if (key[j] == ' ')
-				key[j] = '_';
+		t->kernel = s->nk;
+		prof_fold(p, s, ks, ec, key, sizeof(key));
 		tally_add(&r->folded, key);
 	}
 	for (i = 0; i < r->procs.n; i++) {
@@ -654,8 +752,46 @@ static void prof_free(struct prof *p)
 		pmaps_free(p->maps[i]);
 	free(p->maps);
 	free(p->procs);
+	for (i = 0; i < p->ns; i++)
+		free(p->s[i].frame);
 	free(p->s);
 	free(p->per_cpu);
+}
+
+/* The flame graph of the folded stacks, into @path. */
+static int prof_svg(struct cmd_ctx *ctx, const struct prof *p,
+		    const struct prof_report *r, const char *path)
+{
+	char title[256], sub[256];
+	struct flame fl;
+	FILE *out;
+	size_t i;
+	int err = 0;
+
+	if (flame_init(&fl))
+		return fail(ctx, ENOMEM, "flame graph");
+	for (i = 0; i < r->folded.n && !err; i++)
+		err = flame_add(&fl, r->folded.t[i].key, r->folded.t[i].n);
+	if (err) {
+		flame_free(&fl);
+		return fail(ctx, -err, "flame graph");
+	}
+	snprintf(title, sizeof(title), "measctl profile: %s",
+		 p->a->cmd ? p->a->cmd[0] : "whole system");
+	snprintf(sub, sizeof(sub), "%llu samples every %u ms on %u CPUs, %s",
+		 (unsigned long long)r->in_scope, p->granted, p->cpus,
+		 p->collector == MEAS_COLLECTOR_STACK ? "call stacks" :
+		 "program counters only");
+	out = fopen(path, "we");
+	if (!out) {
+		flame_free(&fl);
+		return fail(ctx, errno, "cannot write %s", path);
+	}
+	flame_svg(out, &fl, title, sub, true);
+	flame_free(&fl);
+	if (fclose(out))
+		return fail(ctx, errno, "cannot write %s", path);
+	return EXIT_OK;
 }
 
 static int prof_report(struct cmd_ctx *ctx, struct prof *p)
@@ -679,6 +815,8 @@ static int prof_report(struct cmd_ctx *ctx, struct prof *p)
 	if (out != stdout && fclose(out))
 		rc = fail(ctx, errno, "cannot write %s", p->a->output);
 	fflush(stdout);
+	if (!rc && p->a->svg)
+		rc = prof_svg(ctx, p, &r, p->a->svg);
 	tallies_free(&r.programs);
 	tallies_free(&r.procs);
 	tallies_free(&r.functions);
@@ -774,6 +912,12 @@ static int prof_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 	case 'f':
 		a->folded = true;
 		return EXIT_OK;
+	case 'S':
+		a->nostacks = true;
+		return EXIT_OK;
+	case 'g':
+		a->svg = arg;
+		return EXIT_OK;
 	default:
 		a->output = arg;
 		return EXIT_OK;
@@ -789,6 +933,8 @@ int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "records", 'r', OPT_ARG, 'r' },
 		{ "all", 'a', OPT_NONE, 'a' },
 		{ "folded", 'f', OPT_NONE, 'f' },
+		{ "no-stacks", 0, OPT_NONE, 'S' },
+		{ "svg", 0, OPT_ARG, 'g' },
 		{ "output", 'o', OPT_ARG, 'o' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};

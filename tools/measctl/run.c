@@ -6,7 +6,10 @@
  * meanwhile, not only the command.  Like time(1), run ignores SIGINT and
  * SIGQUIT while the command runs, so an interrupted command still gets
  * its report; it exits with the command's status (128 + signal if the
- * command was killed, 127/126 if it could not be executed).
+ * command was killed, 127/126 if it could not be executed).  --html FILE
+ * also writes the report as a page (htmlreport.c) with the disks' rates;
+ * --profile runs the command under "measctl profile --folded" to add its
+ * flame graph.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,16 +19,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "measctl.h"
+#include "picture.h"
 
 struct run_args {
 	struct classes cls;
 	const char *output;
+	const char *html;
+	bool profile;
 	char **cmd;
+	char **run;		/* what is executed: cmd, or profile of it */
+	char folded[64];	/* --profile: the folded stacks */
 	uint32_t mask;
 };
 
 struct run_result {
 	struct c0_snap a, b;
+	struct io_snap ia, ib;	/* --html: the disks */
 	int status;		/* wait status */
 	int exit_code;
 	unsigned int cpus;
@@ -113,6 +122,54 @@ static void run_print_json(FILE *f, const struct run_args *a,
 	json_doc_end(&j);
 }
 
+/* The flame graph of --profile's folded stacks; NULL without. */
+static struct flame *run_flame(struct cmd_ctx *ctx, const struct run_args *a,
+			       struct flame *fl)
+{
+	size_t lineno;
+	int err;
+	FILE *f;
+
+	if (!a->profile || flame_init(fl))
+		return NULL;
+	f = fopen(a->folded, "re");
+	if (!f) {
+		warnx_ctx(ctx, "no profile: %s", strerror(errno));
+		return fl;
+	}
+	err = flame_load(f, fl, &lineno);
+	if (err)
+		warnx_ctx(ctx, "profile, line %zu: %s", lineno, strerror(-err));
+	fclose(f);
+	return fl;
+}
+
+static int run_write_html(struct cmd_ctx *ctx, const struct run_args *a,
+			  const struct run_result *r)
+{
+	struct html_run h = {
+		.cmd = a->cmd, .status = r->status, .exit_code = r->exit_code,
+		.cpus = r->cpus, .a = &r->a, .b = &r->b,
+		.ia = r->ia.d ? &r->ia : NULL, .ib = r->ib.d ? &r->ib : NULL,
+	};
+	struct flame fl;
+	FILE *f;
+	int rc = EXIT_OK;
+
+	h.fl = run_flame(ctx, a, &fl);
+	f = fopen(a->html, "we");
+	if (!f) {
+		rc = fail(ctx, errno, "cannot write %s", a->html);
+	} else {
+		run_html(f, &h);
+		if (fclose(f))
+			rc = fail(ctx, errno, "cannot write %s", a->html);
+	}
+	if (h.fl)
+		flame_free(h.fl);
+	return rc;
+}
+
 static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 			FILE *out)
 {
@@ -134,7 +191,9 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 	err = c0_snapshot(fd, &r.a, &result);
 	if (err)
 		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
-	rc = run_command(ctx, a->cmd, &r);
+	if (a->html)
+		io_snapshot(fd, &r.ia, &result);
+	rc = run_command(ctx, a->run, &r);
 	if (rc)
 		return rc;
 	err = c0_snapshot(fd, &r.b, &result);
@@ -142,6 +201,8 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 		fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
 		return r.exit_code ? r.exit_code : EXIT_FAIL;
 	}
+	if (a->html)
+		io_snapshot(fd, &r.ib, &result);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	r.cpus = n > 0 ? n : 1;
 	if (ctx->json)
@@ -149,7 +210,10 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 	else
 		run_print_text(out, a, &r);
 	fflush(out);
-	return r.exit_code;
+	rc = a->html ? run_write_html(ctx, a, &r) : EXIT_OK;
+	io_snap_free(&r.ia);
+	io_snap_free(&r.ib);
+	return r.exit_code ? r.exit_code : rc;
 }
 
 static int run_do(struct cmd_ctx *ctx, struct run_args *a)
@@ -180,8 +244,41 @@ static int run_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 
 	if (id == 'c')
 		return classes_arg(ctx, arg, &a->cls);
-	a->output = arg;
+	if (id == 'H')
+		a->html = arg;
+	else if (id == 'p')
+		a->profile = true;
+	else
+		a->output = arg;
 	return EXIT_OK;
+}
+
+/* --profile: run "measctl profile --folded -o TMP -- CMD" instead. */
+static int run_profiled(struct cmd_ctx *ctx, struct run_args *a, int argc)
+{
+	static const char *const pre[] = { "/proc/self/exe", "profile",
+					   "--folded", "-o", NULL, "--" };
+	size_t i, n = ARRAY_SIZE(pre);
+	int fd, rc;
+
+	strcpy(a->folded, "/tmp/measctl-run.XXXXXX");
+	fd = mkstemp(a->folded);
+	if (fd < 0)
+		return fail(ctx, errno, "cannot make a file for the profile");
+	close(fd);
+	a->run = calloc(n + argc + 1, sizeof(*a->run));
+	if (!a->run) {
+		unlink(a->folded);
+		return fail(ctx, ENOMEM, "run");
+	}
+	for (i = 0; i < n; i++)
+		a->run[i] = (char *)(pre[i] ? pre[i] : a->folded);
+	for (i = 0; a->cmd[i]; i++)
+		a->run[n + i] = a->cmd[i];
+	rc = run_do(ctx, a);
+	unlink(a->folded);
+	free(a->run);
+	return rc;
 }
 
 int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
@@ -189,6 +286,8 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	static const struct opt opts[] = {
 		{ "classes", 'c', OPT_ARG, 'c' },
 		{ "output", 'o', OPT_ARG, 'o' },
+		{ "html", 0, OPT_ARG, 'H' },
+		{ "profile", 0, OPT_NONE, 'p' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct run_args a = { .cls = { .mask = 1U << MEAS_CLASS_GLOBAL } };
@@ -201,6 +300,11 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	if (st.rest >= argc)
 		return usage_error(ctx, "no command to run");
 	a.cmd = argv + st.rest;
+	a.run = a.cmd;
 	a.mask = a.cls.mask;
+	if (a.profile && !a.html)
+		return usage_error(ctx, "--profile is for --html");
+	if (a.profile)
+		return run_profiled(ctx, &a, argc - st.rest);
 	return run_do(ctx, &a);
 }
