@@ -58,7 +58,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-shipped unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-pictures check-shipped unit vmtest \
 	demo bench sparse checkpatch clean man deb install uninstall pkgtest \
 	check-version check-prometheus
 
@@ -117,11 +117,20 @@ check: deps
 	$(MAKE) check-shipped
 	$(MAKE) MEAS_TEST=1 vmtest
 	$(MAKE) check-prometheus
+	$(MAKE) MEAS_TEST=1 check-pictures
 
 # meas-exporter in the test VM scraped by a real Prometheus on the host,
 # with the meas.ko and tools already built (about 2 minutes)
 check-prometheus:
 	$(MAKE) -C selftests check-prometheus
+
+# The pictures (Documentation/pictures.rst): made by measctl in the test VM,
+# then loaded in headless Chromium on the host; screenshots in
+# build/pictures/.  About two minutes.
+check-pictures: all
+	$(MAKE) -C selftests pictures
+
+check-pictures: MEAS_TEST = 1
 
 # A copy of the module's sources in $(1), for a build apart from module/'s.
 define copy_sources
