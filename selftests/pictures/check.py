@@ -19,6 +19,8 @@ go to DIR/*.png.  Prints TAP; exits 1 if a check fails.
     run.html        run --html --profile: the class 0 table, the stops
                     bar chart, the disks table, the flame graph with the
                     chain
+    task.svg        task report --svg of clock_spin: its object
+                    clock_spin and meas_spin_target stacked, most samples
 """
 import json
 import os
@@ -147,7 +149,7 @@ def check_heat(page, name):
 def main():
     prof = tempfile.mkdtemp(prefix="meas-chromium.")
     try:
-        for name in ("flame.svg", "heat.svg", "heat-from.svg"):
+        for name in ("flame.svg", "heat.svg", "heat-from.svg", "task.svg"):
             xmllint(name)
         with Browser(prof) as b:
             page = load(b, "flame.svg")
@@ -162,6 +164,15 @@ def main():
 
             page = load(b, "run.html")
             check_html(page)
+
+            page = load(b, "task.svg")
+            w = page.eval(CHAIN_JS % json.dumps(
+                ["clock_spin", "meas_spin_target"]))
+            total = page.eval("+document.getElementById('meas-flame')"
+                              ".getAttribute('data-total')")
+            ok(total and w * 2 >= total,
+               "task.svg: clock_spin;meas_spin_target under %s of"
+               " %s samples" % (w, total))
     except Error as e:
         ok(False, "chromium: %s" % e)
     finally:

@@ -12,8 +12,9 @@
 # (profile --svg), the latency heat map of fio's random reads on a
 # null_blk disk whose requests complete after 250 us (iotrace --heatmap,
 # and again from the records saved with --json), fio's own latency report
-# (JSON), and the HTML report of a profiled command reading that disk
-# (run --html --profile).  Everything goes
+# (JSON), the HTML report of a profiled command reading that disk
+# (run --html --profile), and the flame graph of a task measurement of
+# clock_spin (task report --svg).  Everything goes
 # into one tar archive written over the VM's virtio disk, /dev/vda, which
 # is the host's build/pictures.img.  Prints TAP; exits 1 if a step fails.
 out=${1:?usage: guest.sh BUILD_DIR}
@@ -23,7 +24,7 @@ TAP_PREFIX=pictures-vm
 . selftests/measctl/tap.sh
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 insmod module/meas.ko
 ok $? "insmod meas.ko"
@@ -59,6 +60,11 @@ $M run --html "$T/run.html" --profile -- sh -c \
 	>"$T/run.txt" 2>&1
 ok $? "run --html --profile of a command"
 rmmod null_blk
+
+$M task run -i 1 --file "$T/task.meas" -- "$out/clock_spin" 400 \
+	>/dev/null 2>&1 &&
+	$M task report --svg "$T/task.svg" "$T/task.meas" >/dev/null
+ok $? "task run, task report --svg"
 
 rmmod meas
 modprobe virtio_blk 2>/dev/null

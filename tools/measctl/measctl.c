@@ -117,7 +117,7 @@ static const struct command commands[] = {
 	  "  measctl task stop [PID]\n"
 	  "  measctl task run [-i MS|none] [--svc] [--load std|detailed] [--file PATH]\n"
 	  "    [--report] [--top N] [--] CMD [ARGS...]\n"
-	  "  measctl task report [--session N|--all] [--top N] FILE",
+	  "  measctl task report [--session N|--all] [--top N] [--svg OUT] FILE",
 	  "openSM2 task measurement: START-TASK-MEASUREMENT of PID (default:\n"
 	  "    the calling shell) with program counter samples every MS ms\n"
 	  "    of its CPU time, system calls (--svc) and load information,\n"
@@ -125,7 +125,8 @@ static const struct command commands[] = {
 	  "    measure CMD from its start to its exit, print a summary (and\n"
 	  "    the report), exit with CMD's status; report: samples by object\n"
 	  "    and function, system calls by name and address, load\n"
-	  "    information (default: the file's last session)" },
+	  "    information (default: the file's last session); --svg: also\n"
+	  "    a flame graph of its samples" },
 	{ "help", NULL, "[COMMAND]", "print this help" },
 };
 

@@ -7,6 +7,11 @@
  * file's own load information (taskfile.c), so they become
  * object-relative even after the object moved or was unloaded; function
  * names come from the object's symbol table as it is on disk now.
+ * --svg FILE draws the samples of one session as a flame graph
+ * (flamesvg.c): object, function; no call stacks, the task sampler
+ * records the program counter only, and the program is the one process
+ * measured (its name at START may be that of its parent, before exec),
+ * so the title names the file and the session.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "picture.h"
 #include "symbols.h"
 #include "task.h"
 
@@ -738,10 +744,80 @@ void task_report_json(struct json *j, const struct tf_session *s,
 	eval_free(&e);
 }
 
+/* ---- the flame graph ------------------------------------------------------ */
+
+/* A frame name: no ';', no spaces. */
+static void flame_frame(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	snprintf(dst, len, "%s", src);
+	for (i = 0; dst[i]; i++)
+		if (dst[i] == ';' || dst[i] == ' ')
+			dst[i] = '_';
+}
+
+/* object;function of each place sampled; 0 or -errno. */
+static int task_flame(struct flame *fl, const struct tf_session *s)
+{
+	char obj[512], fn[512], stack[1100], off[32];
+	const struct trow *r;
+	struct eval e;
+	size_t i;
+	int err = 0;
+
+	eval_run(&e, s);
+	for (i = 0; i < e.funcs.n && !err; i++) {
+		r = &e.funcs.rows[i];
+		flame_frame(obj, sizeof(obj),
+			    r->object ? base_name(r->object) : "[unknown]");
+		snprintf(off, sizeof(off), "+0x%" PRIx64, r->offset);
+		flame_frame(fn, sizeof(fn), r->func ? r->func : off);
+		if (r->object)
+			snprintf(stack, sizeof(stack), "%s;%s", obj, fn);
+		else
+			snprintf(stack, sizeof(stack), "%s", obj);
+		err = flame_add(fl, stack, r->count);
+	}
+	eval_free(&e);
+	return err;
+}
+
+static int task_svg(struct cmd_ctx *ctx, const struct tf_session *s,
+		    const char *file, const char *path)
+{
+	char title[512];
+	struct flame fl;
+	FILE *f;
+	int err, rc = EXIT_OK;
+
+	if (flame_init(&fl))
+		return fail(ctx, ENOMEM, "flame graph");
+	err = task_flame(&fl, s);
+	if (err) {
+		flame_free(&fl);
+		return fail(ctx, -err, "flame graph");
+	}
+	snprintf(title, sizeof(title), "measctl task report: %s, session %llu",
+		 file, (unsigned long long)s->head.session);
+	f = fopen(path, "we");
+	if (!f) {
+		rc = fail(ctx, errno, "cannot write %s", path);
+	} else {
+		flame_svg(f, &fl, title, "program counter samples of CPU time: "
+			  "object, function", true);
+		if (fclose(f))
+			rc = fail(ctx, errno, "cannot write %s", path);
+	}
+	flame_free(&fl);
+	return rc;
+}
+
 /* ---- the command ---------------------------------------------------------- */
 
 struct report_args {
 	struct task_report_opts o;
+	const char *svg;
 	bool all;
 	bool have_session;
 	uint64_t session;
@@ -761,6 +837,9 @@ static int report_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		if (parse_u64(arg, UINT64_MAX, &a->session))
 			return usage_error(ctx, "bad session number '%s'", arg);
 		a->have_session = true;
+		return EXIT_OK;
+	case 'g':
+		a->svg = arg;
 		return EXIT_OK;
 	default:
 		if (parse_u64(arg, SIZE_MAX, &v))
@@ -844,6 +923,10 @@ static int report_file(struct cmd_ctx *ctx, const char *path,
 		only = &f.s[f.n - 1];	/* the latest measurement */
 	}
 	bad = report_problems(ctx, path, &f);
+	if (a->svg && task_svg(ctx, only, path, a->svg)) {
+		tf_free(&f);
+		return EXIT_FAIL;
+	}
 	if (ctx->json) {
 		report_json_doc(path, &f, a, only);
 	} else {
@@ -865,6 +948,7 @@ int task_report(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "all", 'a', OPT_NONE, 'a' },
 		{ "session", 's', OPT_ARG, 's' },
 		{ "top", 'n', OPT_ARG, 'n' },
+		{ "svg", 0, OPT_ARG, 'g' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct report_args a = { .o = { .top = TASK_REPORT_TOP } };
@@ -878,5 +962,7 @@ int task_report(struct cmd_ctx *ctx, int argc, char **argv)
 		return usage_error(ctx, "task report takes one FILE");
 	if (a.all && a.have_session)
 		return usage_error(ctx, "--all and --session exclude each other");
+	if (a.all && a.svg)
+		return usage_error(ctx, "--svg draws one session, not --all");
 	return report_file(ctx, st.pos[0], &a);
 }
