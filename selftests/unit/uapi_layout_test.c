@@ -162,6 +162,12 @@ MEAS_OFFSET(meas_clock_pc, ip, 32);
 MEAS_OFFSET(meas_clock_pc, pid, 40);
 MEAS_OFFSET(meas_clock_pc, tgid, 44);
 MEAS_OFFSET(meas_clock_pc, comm, 48);
+/* struct meas_clock_stack: the PC record, then the stacks */
+MEAS_SIZE(meas_clock_stack, 584);
+MEAS_OFFSET(meas_clock_stack, pc, 0);
+MEAS_OFFSET(meas_clock_stack, nr_kernel, 64);
+MEAS_OFFSET(meas_clock_stack, nr_user, 68);
+MEAS_OFFSET(meas_clock_stack, frame, 72);
 /* struct meas_clock_snap */
 MEAS_SIZE(meas_clock_snap, 832);
 MEAS_OFFSET(meas_clock_snap, hdr, 0);
