@@ -9,7 +9,7 @@ VERSION := $(shell cat $(CURDIR)/VERSION)
 
 MAN_DIR := $(BUILD)/man
 # page -> its source; each source is the page Documentation/ shows.
-MAN_PAGES := $(MAN_DIR)/measctl.8 $(MAN_DIR)/meas.4
+MAN_PAGES := $(MAN_DIR)/measctl.8 $(MAN_DIR)/meas.4 $(MAN_DIR)/meas-exporter.8
 RST2MAN ?= rst2man
 RST2MAN_FLAGS := --strict --no-generator --no-datestamp
 
@@ -17,6 +17,7 @@ man: $(MAN_PAGES)
 
 $(MAN_DIR)/measctl.8: Documentation/measctl.rst VERSION
 $(MAN_DIR)/meas.4: Documentation/uapi.rst VERSION
+$(MAN_DIR)/meas-exporter.8: Documentation/exporter.rst VERSION
 $(MAN_PAGES):
 	@mkdir -p $(MAN_DIR)
 	$(RST2MAN) $(RST2MAN_FLAGS) $< $@.tmp
@@ -43,6 +44,12 @@ UDEV_RULESDIR ?= /etc/udev/rules.d
 MODULES_LOADDIR ?= /etc/modules-load.d
 endif
 MODPROBEDIR ?= /etc/modprobe.d
+# meas-exporter's unit: the system's unit directory for a package
+ifeq ($(PREFIX),/usr)
+SYSTEMDUNITDIR ?= $(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
+else
+SYSTEMDUNITDIR ?= /etc/systemd/system
+endif
 
 # The module's sources for DKMS: what Kbuild needs, no example client.
 DKMS_FILES = dkms.conf VERSION Kbuild \
@@ -72,13 +79,22 @@ install: tools man
 	$(INSTALL) -D -m 0644 tools/system/60-meas.rules $(DESTDIR)$(UDEV_RULESDIR)/60-meas.rules
 	$(INSTALL) -D -m 0644 tools/system/modules-load.conf $(DESTDIR)$(MODULES_LOADDIR)/meas.conf
 	$(INSTALL) -D -m 0644 tools/system/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf
+	$(INSTALL) -D -m 0755 tools/exporter/meas-exporter $(DESTDIR)$(SBINDIR)/meas-exporter
+	$(INSTALL) -D -m 0644 $(MAN_DIR)/meas-exporter.8 $(DESTDIR)$(MANDIR)/man8/meas-exporter.8
+	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|' tools/exporter/meas-exporter.service.in \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/meas-exporter.service.tmp
+	mv $(DESTDIR)$(SYSTEMDUNITDIR)/meas-exporter.service.tmp \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/meas-exporter.service
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/measctl $(DESTDIR)$(MANDIR)/man8/measctl.8 \
 		$(DESTDIR)$(MANDIR)/man4/meas.4 $(DESTDIR)$(COMPLETIONDIR)/measctl \
 		$(DESTDIR)$(LIBDIR)/libmeas.a $(DESTDIR)$(PKGCONFIGDIR)/libmeas.pc \
 		$(DESTDIR)$(UDEV_RULESDIR)/60-meas.rules \
-		$(DESTDIR)$(MODULES_LOADDIR)/meas.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf
+		$(DESTDIR)$(MODULES_LOADDIR)/meas.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf \
+		$(DESTDIR)$(SBINDIR)/meas-exporter $(DESTDIR)$(MANDIR)/man8/meas-exporter.8 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/meas-exporter.service
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/meas $(DESTDIR)$(DKMS_SRCDIR)
 
 # --- Debian packages ---
@@ -96,6 +112,7 @@ deb: check-version
 		--exclude='*.ko' --exclude='*.a' --exclude='*.cmd' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude=modules.order --exclude=Module.symvers \
 		--exclude=tools/measctl/measctl --exclude=tools/measctl/syscall_names.h \
+		--exclude=tools/exporter/meas-exporter \
 		. | tar -xf - -C $(DEB_SRC)
 	cd $(DEB_SRC) && env -u BUILD -u KDIR -u KVER -u MAKEFLAGS -u MAKELEVEL \
 		-u MFLAGS dpkg-buildpackage -us -uc -b
