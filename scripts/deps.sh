@@ -15,8 +15,9 @@ linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static fio
 libnl-3-dev libnl-genl-3-dev sparse"
 # meas-exporter: its HTTP server library; promtool and a real Prometheus,
-# and curl, for its tests (make check-prometheus)
-PKGS="$PKGS libmicrohttpd-dev prometheus curl"
+# and curl, for its tests (make check-prometheus); node_exporter for its
+# benchmark (make bench)
+PKGS="$PKGS libmicrohttpd-dev prometheus curl prometheus-node-exporter"
 # make man, make deb, make pkgtest: man pages (rst2man, man), the Debian
 # packages and their lintian check, DKMS, completion and udev in the test
 PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils man-db groff-base bash-completion udev adduser"
@@ -60,11 +61,14 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq -o DPkg::Lock::Timeout=900
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 $missing >/dev/null
-# Debian's prometheus package starts its service on install, listening on
-# every address; the tests run a Prometheus of their own on 127.0.0.1.
-case " $missing " in
-*" prometheus "*)
-	if [ -d /run/systemd/system ]; then
-		$SUDO systemctl disable --now prometheus.service >/dev/null 2>&1 || true
-	fi ;;
-esac
+# Debian's prometheus packages start their services on install, listening
+# on every address; the tests and the benchmark run their own, on
+# 127.0.0.1 or inside the test VM.
+for svc in prometheus prometheus-node-exporter; do
+	case " $missing " in
+	*" $svc "*)
+		if [ -d /run/systemd/system ]; then
+			$SUDO systemctl disable --now "$svc.service" >/dev/null 2>&1 || true
+		fi ;;
+	esac
+done

@@ -40,3 +40,6 @@ selftests/bench/fio_bench.sh "$out"
 
 # task measurement: 1 ms samples and SVC statistics against unmeasured
 selftests/bench/task_bench.sh "$out"
+
+# meas-exporter against node_exporter: CPU time per scrape
+selftests/bench/exporter_bench.sh "$out"
