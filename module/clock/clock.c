@@ -38,6 +38,7 @@
 #include <linux/string.h>
 #include <linux/meas.h>
 #include "core/uarg.h"
+#include "logic/rescode.h"
 #include "clock.h"
 #include "logic/clockrule.h"
 #include "core/inject.h"
@@ -50,22 +51,6 @@ static const struct meas_collector *const clock_collectors[] = {
 
 #define CLOCK_KNOWN	(BIT(MEAS_COLLECTOR_PC) | BIT(MEAS_COLLECTOR_SNAP) | \
 			 BIT(MEAS_COLLECTOR_STACK))
-
-static const int clock_get_errno[] = {
-	[MEAS_GETCLOCK_OK]		= 0,
-	[MEAS_GETCLOCK_INUSE]		= -EBUSY,
-	[MEAS_GETCLOCK_BADRATE]		= -ERANGE,
-	[MEAS_GETCLOCK_BADCOLLECTOR]	= -EINVAL,
-	[MEAS_GETCLOCK_NOCODE]		= -EIO,
-	[MEAS_GETCLOCK_NOTOWNER]	= -EACCES,
-	[MEAS_GETCLOCK_NORESET]		= -EALREADY,
-};
-
-static const int clock_give_errno[] = {
-	[MEAS_GIVECLOCK_OK]		= 0,
-	[MEAS_GIVECLOCK_NOTOWNER]	= -EACCES,
-	[MEAS_GIVECLOCK_BADCOLLECTOR]	= -EINVAL,
-};
 
 struct clock_cpu {
 	struct hrtimer timer;
@@ -208,7 +193,7 @@ static int clock_prepare(const struct meas_collector *coll, int *err)
 		rc = MEAS_GETCLOCK_NOCODE;
 	else if (coll->prepare)
 		rc = coll->prepare();
-	*err = clock_get_errno[MEAS_GETCLOCK_NOCODE];
+	*err = meas_rc_errno(MEAS_RC_GETCLOCK, MEAS_GETCLOCK_NOCODE);
 	return rc;
 }
 
@@ -285,7 +270,7 @@ static int clock_get_locked(struct file *file, struct meas_getclock *k,
 
 	rc = meas_clock_rule_get(&v, k->intrate, k->collector, CLOCK_KNOWN,
 				 &rate, todo);
-	*err = clock_get_errno[rc];
+	*err = meas_rc_errno(MEAS_RC_GETCLOCK, rc);
 	if (rc)
 		return rc;
 	if (*todo & MEAS_CLOCK_DO_TAKE) {
@@ -384,7 +369,7 @@ static long clock_giveclock(struct file *file, void __user *u)
 		clock_release_locked();
 	mutex_unlock(&clock_lock);
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
-				  clock_give_errno[k.result]);
+				  meas_rc_errno(MEAS_RC_GIVECLOCK, k.result));
 }
 
 static long clock_getinfo(struct file *file, void __user *u)

@@ -22,6 +22,7 @@
 #include "disk/blk.h"
 #include "task/task.h"
 #include "uarg.h"
+#include "logic/rescode.h"
 
 struct meas_file {
 	u32 mask;	/* PCLASSENABLEDMASK */
@@ -53,14 +54,6 @@ static int dev_release(struct inode *inode, struct file *file)
 
 static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
 {
-	static const int start_errno[] = {
-		[MEAS_START_OK]		= 0,
-		[MEAS_START_NOVMEM]	= -ENOMEM,
-		[MEAS_START_NODST]	= -ENOMEM,
-		[MEAS_START_NOLOCK]	= -EIO,
-		[MEAS_START_TOOBIG]	= -E2BIG,
-		[MEAS_START_BADCLASS]	= -EINVAL,
-	};
 	struct meas_start k;
 	long usize;
 	int rc;
@@ -78,7 +71,8 @@ static long dev_startstop(struct meas_file *mf, void __user *u, bool start)
 	k.result = rc;
 	k.file_mask = mf->mask;
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
-				  start ? start_errno[rc] : rc ? -EINVAL : 0);
+				  meas_rc_errno(start ? MEAS_RC_START :
+						MEAS_RC_STOP, rc));
 }
 
 static long dev_get(void __user *u)

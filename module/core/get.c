@@ -16,16 +16,7 @@
 #include "class.h"
 #include "ctl.h"
 #include "get.h"
-
-static const int meas_get_errno[] = {
-	[MEAS_GET_OK]		= 0,
-	[MEAS_GET_NOTENABLED]	= -ENODATA,
-	[MEAS_GET_BOUNDS]	= -ENOBUFS,
-	[MEAS_GET_BADCOUNT]	= -ERANGE,
-	[MEAS_GET_BADITEM]	= -ERANGE,
-	[MEAS_GET_BADSUBCLASS]	= -EINVAL,
-	[MEAS_GET_BADCLASS]	= -EINVAL,
-};
+#include "logic/rescode.h"
 
 /* The checked path: the seed's codes, in the seed's order. */
 static int get_range(struct meas_class *cls, const struct meas_get *arg,
@@ -106,7 +97,7 @@ int meas_get_stats(struct meas_get *arg)
 	arg->words = 0;
 	if (!fast && (arg->class < 0 || arg->class >= MEAS_NR_CLASSES)) {
 		arg->result = MEAS_GET_BADCLASS;
-		return meas_get_errno[MEAS_GET_BADCLASS];
+		return meas_rc_errno(MEAS_RC_GET, MEAS_GET_BADCLASS);
 	}
 	if (mutex_lock_killable(&meas_sir))
 		return -EINTR;
@@ -121,7 +112,7 @@ int meas_get_stats(struct meas_get *arg)
 		rc = -EFAULT;
 	} else {
 		arg->words = n;
-		rc = meas_get_errno[rc];
+		rc = meas_rc_errno(MEAS_RC_GET, rc);
 	}
 	kvfree(snap);
 	return rc;

@@ -14,28 +14,7 @@
 #include <linux/kernel.h>
 #include "custom.h"
 #include "core/uarg.h"
-
-static const int define_errno[] = {
-	[MEAS_DEFINE_OK]	= 0,
-	[MEAS_DEFINE_BADCLASS]	= -EINVAL,
-	[MEAS_DEFINE_RESERVED]	= -EINVAL,
-	[MEAS_DEFINE_EXISTS]	= -EEXIST,
-	[MEAS_DEFINE_BUSY]	= -EBUSY,
-	[MEAS_DEFINE_NOCLASS]	= -ENOENT,
-	[MEAS_DEFINE_BADSHAPE]	= -EINVAL,
-	[MEAS_DEFINE_BADNAME]	= -EINVAL,
-	[MEAS_DEFINE_TOOBIG]	= -E2BIG,
-	[MEAS_DEFINE_NOMEM]	= -ENOMEM,
-};
-
-static const int update_errno[] = {
-	[MEAS_UPDATE_OK]		= 0,
-	[MEAS_UPDATE_NOTENABLED]	= -ENODATA,
-	[MEAS_UPDATE_BADITEM]		= -ERANGE,
-	[MEAS_UPDATE_BADENTRY]		= -ERANGE,
-	[MEAS_UPDATE_BADSUBCLASS]	= -EINVAL,
-	[MEAS_UPDATE_BADCLASS]		= -EINVAL,
-};
+#include "logic/rescode.h"
 
 /* Answer a DEFINE, UNDEFINE or DESCRIBE with its code and errno. */
 static long ioctl_define_reply(void __user *u, struct meas_define *k,
@@ -45,7 +24,7 @@ static long ioctl_define_reply(void __user *u, struct meas_define *k,
 		return rc;
 	k->result = rc;
 	return meas_uarg_copy_out(u, k, sizeof(*k), usize,
-				  err ?: define_errno[rc]);
+				  err ?: meas_rc_errno(MEAS_RC_DEFINE, rc));
 }
 
 /* The item definitions of a checked DEFINE, in kernel memory. */
@@ -155,7 +134,7 @@ static long ioctl_update(void __user *u)
 	k.result = meas_update_one(k.class, k.subclass, k.entry,
 				   k.startingitem, k.flags, k.valuechange);
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
-				  update_errno[k.result]);
+				  meas_rc_errno(MEAS_RC_UPDATE, k.result));
 }
 
 /**
@@ -174,8 +153,6 @@ long meas_custom_ioctl(unsigned int cmd, void __user *u)
 	BUILD_BUG_ON(sizeof(struct meas_define) != MEAS_DEFINE_SIZE_VER0);
 	BUILD_BUG_ON(sizeof(struct meas_update) != MEAS_UPDATE_SIZE_VER0);
 	BUILD_BUG_ON(MEAS_CUSTOM_MAX_SUBCLASSES != MEAS_MAX_SUBCLASSES);
-	BUILD_BUG_ON(ARRAY_SIZE(define_errno) != MEAS_DEFINE_NOMEM + 1);
-	BUILD_BUG_ON(ARRAY_SIZE(update_errno) != MEAS_UPDATE_BADCLASS + 1);
 	if (cmd == MEAS_IOC_UPDATE)
 		return ioctl_update(u);
 	/* 728 bytes: not on the stack. */

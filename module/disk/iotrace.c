@@ -33,6 +33,7 @@
 #include "core/ctl.h"
 #include "core/params.h"
 #include "core/uarg.h"
+#include "logic/rescode.h"
 #include "blk.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
@@ -368,11 +369,11 @@ static int iotrace_collect(struct iotrace_cursor *c, struct iotrace_batch *bt,
 
 	if (!cls) {
 		k->result = MEAS_IOTRACE_NOTENABLED;
-		return -ENODATA;
+		return meas_rc_errno(MEAS_RC_IOTRACE, k->result);
 	}
 	if (!bt->max) {
 		k->result = MEAS_IOTRACE_BOUNDS;
-		return -ENOBUFS;
+		return meas_rc_errno(MEAS_RC_IOTRACE, k->result);
 	}
 	r = cls->priv;
 	k->session = r->session;

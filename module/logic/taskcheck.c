@@ -54,31 +54,6 @@ int meas_taskcheck_stop(const struct meas_task_stop *k)
 	return k->pid < 0 ? -EINVAL : 0;
 }
 
-/* The errno of each result code (uapi/linux/meas_task.h). */
-int meas_taskcheck_errno(int code)
-{
-	switch (code) {
-	case MEAS_TASK_OK:
-		return 0;
-	case MEAS_TASK_BUSY:
-		return -EBUSY;
-	case MEAS_TASK_NOTMEASURED:
-		return -ENOENT;
-	case MEAS_TASK_NOTASK:
-		return -ESRCH;
-	case MEAS_TASK_NOTALLOWED:
-		return -EPERM;
-	case MEAS_TASK_LIMIT:
-		return -ENOSPC;
-	case MEAS_TASK_BADFILE:
-		return -EMEDIUMTYPE;
-	case MEAS_TASK_FILEIO:
-		return -EIO;
-	default:
-		return -ENOMEM;	/* MEAS_TASK_SYSERR */
-	}
-}
-
 /* Size of an OBJECT or MAP record whose name has @name_len bytes. */
 u32 meas_taskcheck_object_size(u32 name_len)
 {

@@ -13,7 +13,6 @@
 
 int meas_taskcheck_start(const struct meas_task_start *k);
 int meas_taskcheck_stop(const struct meas_task_stop *k);
-int meas_taskcheck_errno(int code);
 u32 meas_taskcheck_object_size(u32 name_len);
 bool meas_taskcheck_is_taskfile(const void *head, u32 len);
 

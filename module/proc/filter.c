@@ -16,25 +16,7 @@
 #include "logic/match.h"
 #include "core/ctl.h"
 #include "core/uarg.h"
-
-static const int filter_errno[] = {
-	[MEAS_RA_OK]		= 0,
-	[MEAS_RA_BADDESC]	= -EINVAL,
-};
-
-static int filter_errno_of(int rc)
-{
-	switch (rc) {
-	case MEAS_RA_BUFTOOSMALL:
-		return -EOVERFLOW;
-	case MEAS_RA_CANNOTACCESS:
-		return -ESTALE;
-	case MEAS_RA_NOTMEASURING:
-		return -ENODATA;
-	default:
-		return filter_errno[rc];
-	}
-}
+#include "logic/rescode.h"
 
 /**
  * struct filter_call - one READACTIVE call
@@ -145,7 +127,7 @@ static int filter_read(struct filter_call *c)
 		k->records = c->n;
 		k->entity_index = c->n ? c->recs[0].index : -1;
 	}
-	return filter_errno_of(rc);
+	return meas_rc_errno(MEAS_RC_READACTIVE, rc);
 }
 
 /* Copy in and check the descriptors. */
@@ -196,7 +178,7 @@ long meas_filter_ioctl(void __user *u)
 	if (rc) {
 		k.result = rc;
 		rc = meas_uarg_copy_out(u, &k, sizeof(k), usize,
-					filter_errno_of(rc));
+					meas_rc_errno(MEAS_RC_READACTIVE, rc));
 		goto out;
 	}
 	rc = filter_read(&c);

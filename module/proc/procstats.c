@@ -14,15 +14,7 @@
 #include "logic/proccheck.h"
 #include "core/ctl.h"
 #include "core/uarg.h"
-
-static const int procstats_errno[] = {
-	[MEAS_PROC_OK]		= 0,
-	[MEAS_PROC_NOTENABLED]	= -ENODATA,
-	[MEAS_PROC_BOUNDS]	= -ENOBUFS,
-	[MEAS_PROC_BADCOUNT]	= -ERANGE,
-	[MEAS_PROC_BADITEM]	= -ERANGE,
-	[MEAS_PROC_BADPIN]	= -ESRCH,
-};
+#include "logic/rescode.h"
 
 /*
  * The entry of the pin, composed into @e.  Entries the caller may not see
@@ -128,7 +120,7 @@ static int procstats(struct meas_procstats *k)
 	} else {
 		if (n)
 			k->words = n;
-		rc = procstats_errno[rc];
+		rc = meas_rc_errno(MEAS_RC_PROCSTATS, rc);
 	}
 	kvfree(snap);
 	return rc;

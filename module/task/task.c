@@ -24,6 +24,7 @@
 #include <linux/meas.h>
 #include "core/params.h"
 #include "core/uarg.h"
+#include "logic/rescode.h"
 #include "task.h"
 #include "logic/taskcheck.h"
 #include "core/inject.h"
@@ -361,7 +362,7 @@ static long task_start_ioctl(struct file *file, void __user *u)
 	code = task_start(&k, file, &file_errno);
 	if (code == -EFAULT)
 		return code;
-	err = code < 0 ? code : meas_taskcheck_errno(code);
+	err = code < 0 ? code : meas_rc_errno(MEAS_RC_TASK, code);
 	k.result = code < 0 ? MEAS_TASK_SYSERR : code;
 	k.file_errno = file_errno;
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize, err);
@@ -421,7 +422,7 @@ static long task_stop_ioctl(void __user *u)
 	}
 	k.result = code;
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
-				  meas_taskcheck_errno(code));
+				  meas_rc_errno(MEAS_RC_TASK, code));
 }
 
 long meas_task_ioctl(struct file *file, unsigned int cmd, void __user *u)

@@ -76,19 +76,6 @@ TEST(stop_arguments)
 	EXPECT_EQ(-EOPNOTSUPP, meas_taskcheck_stop(&k));
 }
 
-TEST(errno_of_each_code)
-{
-	EXPECT_EQ(0, meas_taskcheck_errno(MEAS_TASK_OK));
-	EXPECT_EQ(-EBUSY, meas_taskcheck_errno(MEAS_TASK_BUSY));
-	EXPECT_EQ(-ENOENT, meas_taskcheck_errno(MEAS_TASK_NOTMEASURED));
-	EXPECT_EQ(-ESRCH, meas_taskcheck_errno(MEAS_TASK_NOTASK));
-	EXPECT_EQ(-ENOMEM, meas_taskcheck_errno(MEAS_TASK_SYSERR));
-	EXPECT_EQ(-EPERM, meas_taskcheck_errno(MEAS_TASK_NOTALLOWED));
-	EXPECT_EQ(-ENOSPC, meas_taskcheck_errno(MEAS_TASK_LIMIT));
-	EXPECT_EQ(-EMEDIUMTYPE, meas_taskcheck_errno(MEAS_TASK_BADFILE));
-	EXPECT_EQ(-EIO, meas_taskcheck_errno(MEAS_TASK_FILEIO));
-}
-
 TEST(object_record_sizes)
 {
 	size_t head = sizeof(struct meas_trec_object);

@@ -125,25 +125,3 @@ const char *meas_collector_name(uint32_t id)
 	}
 }
 
-static const char *const getclock_str[] = {
-	"ok", "missing parameter", "clock in use", "interval out of range",
-	"invalid collector", "collector source unavailable",
-	"buffer not available", "collector not resident",
-	"no descriptor for the buffer", "not the owner of the clock",
-	"interval cannot change while ticking",
-};
-
-static const char *const giveclock_str[] = {
-	"ok", "not the owner of the clock", "not the owner's collector",
-};
-
-const char *meas_clock_result_str(const char *call, int result)
-{
-	if (!strcmp(call, "GETCLOCK") && result >= 0 &&
-	    (size_t)result < sizeof(getclock_str) / sizeof(getclock_str[0]))
-		return getclock_str[result];
-	if (!strcmp(call, "GIVECLOCK") && result >= 0 &&
-	    (size_t)result < sizeof(giveclock_str) / sizeof(giveclock_str[0]))
-		return giveclock_str[result];
-	return NULL;
-}

@@ -159,14 +159,3 @@ int meas_dev_name(uint64_t dev, char *buf, size_t len)
 	return 0;
 }
 
-static const char *const iotrace_str[] = {
-	"ok", "class 14 not enabled", "buffer out of bounds",
-};
-
-const char *meas_io_result_str(const char *call, int result)
-{
-	if (strcmp(call, "iotrace") || result < 0 ||
-	    (size_t)result >= sizeof(iotrace_str) / sizeof(iotrace_str[0]))
-		return NULL;
-	return iotrace_str[result];
-}

@@ -37,8 +37,10 @@ const char *meas_c0_item_name(unsigned int item);
 int meas_c0_item_is_time(unsigned int item);
 
 /*
- * Text of a result code of a call ("start", "stop", "get", "define",
- * "undefine", "describe" or "update").
+ * Text of a result code of a call: "start", "stop", "get", "define",
+ * "undefine", "describe", "update", "GETCLOCK", "GIVECLOCK",
+ * "GETPROCSTATS", "READACTIVE", "iotrace" or "task"; "no result" for
+ * MEAS_RC_NONE, "unknown code" for a code the call does not have.
  */
 const char *meas_result_str(const char *call, int result);
 
@@ -105,8 +107,6 @@ int meas_clockbuf_fetch(const struct meas_clockmap *m, unsigned int cpu,
 /* read() of the buffer descriptor: bytes, or -errno. */
 ssize_t meas_clockbuf_read(int bfd, void *buf, size_t len);
 const char *meas_collector_name(uint32_t id);
-/* Text of a GETCLOCK or GIVECLOCK result, NULL for other calls. */
-const char *meas_clock_result_str(const char *call, int result);
 
 /* ---- class 15: GETPROCSTATS, READACTIVE (proc.c) ----------------------- */
 
@@ -127,8 +127,6 @@ const char *meas_proc_item_name(unsigned int item);
 int meas_proc_item_is_time(unsigned int item);
 /* Name of a MEAS_P_LAST_STOP value. */
 const char *meas_proc_stop_name(uint64_t item);
-/* Text of a "GETPROCSTATS" or "READACTIVE" result, NULL for other calls. */
-const char *meas_proc_result_str(const char *call, int result);
 /* Copy the string of @len bytes at @item of an entry, NUL-terminated. */
 void meas_proc_string(const void *e, unsigned int item, size_t len,
 		      char *buf);
@@ -167,8 +165,6 @@ const char *meas_io_op_name(unsigned int op);
 char meas_io_op_letter(unsigned int op);
 /* "sda", "stH:C:T:L" for a tape, or "major:minor"; 0 or -ENOENT. */
 int meas_dev_name(uint64_t dev, char *buf, size_t len);
-/* Text of a MEAS_IOTRACE_* code ("iotrace"), NULL for other calls. */
-const char *meas_io_result_str(const char *call, int result);
 
 /* ---- task measurement: START/STOP-TASK-MEASUREMENT (task.c) ------------ */
 

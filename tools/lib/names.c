@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "libmeas.h"
+#include "rescode.h"
 
 static const char *const c0_names[MEAS_C0_FIXED_ITEMS] = {
 	[MEAS_C0_LAUNCHES]		= "launches",
@@ -40,57 +41,18 @@ int meas_c0_item_is_time(unsigned int item)
 	       item == MEAS_C0_TIME_CPU;
 }
 
-static const char *const start_str[] = {
-	"ok", "no memory for the region", "no per-CPU counter area",
-	"event sources could not be attached", "region too big",
-	"class not defined",
-};
-
-static const char *const stop_str[] = { "ok", "bad class mask" };
-
-static const char *const get_str[] = {
-	"ok", "class not enabled", "buffer out of bounds",
-	"wordcount out of range", "startingitem out of range",
-	"bad subclass", "bad class",
-};
-
-/* user-defined classes: DEFINE, UNDEFINE, DESCRIBE and UPDATESTATISTICS */
-static const char *const define_str[] = {
-	"ok", "bad class", "class owned by the module", "class already defined",
-	"class enabled", "not a user-defined class", "bad shape", "bad name",
-	"too many items", "no memory",
-};
-
-static const char *const update_str[] = {
-	"ok", "class not enabled", "bad startingitem", "bad entry",
-	"bad subclass", "bad class",
-};
-
-#define PICK(tab, r) \
-	((r) >= 0 && (size_t)(r) < sizeof(tab) / sizeof((tab)[0]) ? (tab)[r] : NULL)
-
+/*
+ * The text of a code comes from the table of its intrinsic, the one the
+ * module takes the errno from (module/logic/rescode.c).
+ */
 const char *meas_result_str(const char *call, int result)
 {
+	int c = meas_rc_call_of(call);
 	const char *s = NULL;
 
 	if (result == MEAS_RC_NONE)
 		return "no result";
-	if (!strcmp(call, "start"))
-		s = PICK(start_str, result);
-	else if (!strcmp(call, "stop"))
-		s = PICK(stop_str, result);
-	else if (!strcmp(call, "get"))
-		s = PICK(get_str, result);
-	else if (!strcmp(call, "define") || !strcmp(call, "undefine") ||
-		 !strcmp(call, "describe"))
-		s = PICK(define_str, result);
-	else if (!strcmp(call, "update"))
-		s = PICK(update_str, result);
-	if (!s)
-		s = meas_clock_result_str(call, result);	/* lib/clock.c */
-	if (!s)
-		s = meas_io_result_str(call, result);	/* lib/io.c */
-	if (!s)
-		s = meas_proc_result_str(call, result);	/* lib/proc.c */
+	if (c >= 0)
+		s = meas_rc_text(c, result);
 	return s ? s : "unknown code";
 }

@@ -183,36 +183,3 @@ void meas_proc_string(const void *e, unsigned int item, size_t len,
 	buf[len] = '\0';
 }
 
-static const char *const procstats_str[] = {
-	[MEAS_PROC_OK]		= "ok",
-	[MEAS_PROC_NOTENABLED]	= "class 15 not enabled",
-	[MEAS_PROC_BOUNDS]	= "array out of bounds",
-	[MEAS_PROC_BADCOUNT]	= "bad wordcount",
-	[MEAS_PROC_BADITEM]	= "bad firstitem",
-	[MEAS_PROC_BADPIN]	= "bad pin: no such process for the caller",
-};
-
-const char *meas_proc_result_str(const char *call, int result)
-{
-	if (!strcmp(call, "GETPROCSTATS"))
-		return result >= 0 &&
-		       result < (int)(sizeof(procstats_str) /
-				      sizeof(procstats_str[0])) ?
-		       procstats_str[result] : NULL;
-	if (strcmp(call, "READACTIVE"))
-		return NULL;
-	switch (result) {
-	case MEAS_RA_OK:
-		return "ok";
-	case MEAS_RA_BADDESC:
-		return "bad entity descriptor";
-	case MEAS_RA_BUFTOOSMALL:
-		return "buffer too small";
-	case MEAS_RA_CANNOTACCESS:
-		return "cannot access: stale entity index";
-	case MEAS_RA_NOTMEASURING:
-		return "not measuring: class 15 not enabled";
-	default:
-		return NULL;
-	}
-}

@@ -37,28 +37,5 @@ int meas_task_std_path(uint32_t uid, int32_t pid, char *buf, size_t len)
 
 const char *meas_task_result_str(int result)
 {
-	switch (result) {
-	case MEAS_RC_NONE:
-		return "no result";
-	case MEAS_TASK_OK:
-		return "ok";
-	case MEAS_TASK_BUSY:
-		return "is already measured";
-	case MEAS_TASK_NOTMEASURED:
-		return "is not measured";
-	case MEAS_TASK_NOTASK:
-		return "does not exist";
-	case MEAS_TASK_SYSERR:
-		return "cannot be measured: system error";
-	case MEAS_TASK_NOTALLOWED:
-		return "cannot be measured by this user";
-	case MEAS_TASK_LIMIT:
-		return "cannot be measured: no further measurements possible";
-	case MEAS_TASK_BADFILE:
-		return "cannot be measured: invalid output file";
-	case MEAS_TASK_FILEIO:
-		return "cannot be measured: output file I/O error";
-	default:
-		return "unknown code";
-	}
+	return meas_result_str("task", result);
 }
