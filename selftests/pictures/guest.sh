@@ -38,10 +38,18 @@ rmmod null_blk 2>/dev/null
 modprobe null_blk queue_mode=2 nr_devices=1 gb=1 irqmode=2 \
 	completion_nsec=250000
 ok $? "null_blk with 250 us completions"
-$M --json iotrace -i 0.05 --heatmap "$T/heat.svg" >"$T/iotrace.json" \
+# -a: from the first record of the ring, which this trace enables afresh
+$M --json iotrace -a -i 0.05 --heatmap "$T/heat.svg" >"$T/iotrace.json" \
 	2>"$T/iotrace.err" &
 trace=$!
-sleep 1
+# fio starts once the trace runs (class 14 enabled), however slow the VM
+i=0
+while [ $i -lt 300 ]; do
+	m=$($M info 2>/dev/null | sed -n 's/^enabled-classes .*(\(0x[0-9a-f]*\))$/\1/p')
+	[ -n "$m" ] && [ $((m & 0x4000)) -ne 0 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
 fio --name=randread --filename=/dev/nullb0 --direct=1 --rw=randread \
 	--bs=4k --ioengine=psync --iodepth=1 --runtime=3 --time_based \
 	--output-format=json >"$T/fio.json" 2>"$T/fio.err"
