@@ -128,6 +128,7 @@ check-version:
 		exit 1; \
 	fi; echo "check-version: $$v everywhere"
 
-# The packages installed as a user does (selftests/pkg/pkgtest.sh).
-pkgtest: deb
+# The packages installed as a user does (selftests/pkg/pkgtest.sh), with
+# every kernel of the matrix installed, as DKMS builds for each.
+pkgtest: deps-matrix deb
 	selftests/pkg/pkgtest.sh $(DEB_DIR)

@@ -23,8 +23,13 @@ ok() {
 
 k=$(uname -r)
 ok "modprobe meas" modprobe meas
-ok "the module loaded is DKMS's, /lib/modules/$k/updates/dkms/meas.ko" \
-	test "$(modinfo -F filename meas)" = "/lib/modules/$k/updates/dkms/meas.ko"
+# meas.ko, or meas.ko.xz where the kernel's modules are compressed (6.12)
+dkms_ko() {
+	local f
+	f=$(modinfo -F filename meas) && echo "$f" &&
+		[[ $f == "/lib/modules/$k/updates/dkms/meas.ko"* ]]
+}
+ok "the module loaded is DKMS's, /lib/modules/$k/updates/dkms/meas.ko*" dkms_ko
 ok "modprobe.d: proc_slots=1024 from /etc/modprobe.d/meas.conf" \
 	test "$(cat /sys/module/meas/parameters/proc_slots)" = 1024
 
