@@ -7,7 +7,7 @@
 #   make deps-matrix and the six kernels of the test matrix
 #   make build-matrix build meas.ko for each kernel of the matrix (W=1, sparse)
 #   make check      unit tests on the host, selftests in the test VM (the
-#                   test build, MEAS_TEST=1), check-shipped
+#                   test build, MEAS_TEST=1), check-shipped, pkgtest
 #   make MEAS_TEST=1 the test build: meas.ko with its fault-injection
 #                   parameters (module/core/inject.c), which the VM tests use
 #   make check-shipped the default build, as packages ship it, made apart:
@@ -118,6 +118,7 @@ check: deps
 	$(MAKE) MEAS_TEST=1 vmtest
 	$(MAKE) check-prometheus
 	$(MAKE) MEAS_TEST=1 check-pictures
+	$(MAKE) pkgtest
 
 # meas-exporter in the test VM scraped by a real Prometheus on the host,
 # with the meas.ko and tools already built (about 2 minutes)

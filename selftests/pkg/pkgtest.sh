@@ -154,6 +154,11 @@ for kdir in "$R"/lib/modules/*/; do
 		ok "DKMS built and installed meas for $k (its vermagic)" installed_ko "$k" "$ko"
 		ok "the module for $k is the build packages ship (shipped_test.sh)" \
 			"$repo/selftests/shipped_test.sh" "$ko"
+		# Signed with DKMS's key, the one Secure Boot users enroll
+		# (Documentation/install.rst, "Secure Boot").
+		ok "DKMS signed the module for $k with its MOK key" \
+			sh -c "[ \"\$(modinfo -F signer '$ko')\" = 'DKMS module signing key' ] &&
+				[ -s '$R/var/lib/dkms/mok.pub' ]"
 		ok "dkms status: meas installed for $k" \
 			sh -c "chroot '$R' dkms status -m meas -k '$k' | grep -q ': installed'"
 	else
