@@ -59,7 +59,7 @@ MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-pictures check-shipped unit vmtest \
-	demo bench sparse checkpatch clean man deb install uninstall pkgtest \
+	demo bench sparse checkpatch clean man deb install uninstall pkgtest check-install \
 	check-version check-prometheus
 
 all: module tools

@@ -130,5 +130,10 @@ check-version:
 
 # The packages installed as a user does (selftests/pkg/pkgtest.sh), with
 # every kernel of the matrix installed, as DKMS builds for each.
-pkgtest: deps-matrix deb
+pkgtest: deps-matrix deb check-install
 	selftests/pkg/pkgtest.sh $(DEB_DIR)
+
+# make install and make uninstall into a DESTDIR, PREFIX /usr/local and /usr
+check-install: tools man
+	selftests/pkg/install_test.sh | tee $(BUILD)/install-test.tap
+	@selftests/tap-summary.sh install $(BUILD)/install-test.tap
