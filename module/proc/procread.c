@@ -126,6 +126,8 @@ void meas_procread_header(struct proc_tab *tab, u64 *h, bool region_order)
 	h[MEAS_P0_THREAD_SLOTS] = tab->nthr;
 	h[MEAS_P0_THREADS_LIVE] = READ_ONCE(tab->st.thr_live);
 	h[MEAS_P0_HIGH_WATER] = READ_ONCE(tab->st.hwm);
+	h[MEAS_P0_CLOCK_START] = local_clock();
+	h[MEAS_P0_CLOCK_END] = h[MEAS_P0_CLOCK_START];
 	strscpy_pad((char *)&h[MEAS_P0_RELEASE], init_utsname()->release,
 		    (MEAS_PROC_ITEMS - MEAS_P0_RELEASE) * sizeof(u64));
 }

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <linux/sched/clock.h>
 #include "proc.h"
 #include "logic/proccheck.h"
 #include "core/ctl.h"
@@ -48,6 +49,19 @@ static void procstats_any(struct proc_tab *tab, const struct proc_viewer *v,
 		meas_procread_entry(tab, v, ent, e, &gen);
 	else
 		meas_procread_header(tab, e, false);
+}
+
+/*
+ * Entry 0, composed first, has the clock at the start of the read; an
+ * allpins read gets the clock at its end too, once every entry's times are
+ * taken, if the caller asked for that word.
+ */
+static void procstats_stamp_end(const struct meas_procstats *k, u64 items,
+				u64 *snap)
+{
+	if (k->allpins && k->firstitem <= MEAS_P0_CLOCK_END &&
+	    k->firstitem + items > MEAS_P0_CLOCK_END)
+		snap[MEAS_P0_CLOCK_END - k->firstitem] = local_clock();
 }
 
 /* Under meas_sir: check, then compose the items into *snap. */
@@ -93,6 +107,7 @@ static int procstats_snapshot(struct meas_procstats *k, u64 **snap, u64 *n)
 		       items * sizeof(u64));
 	}
 	*n = nent * items;
+	procstats_stamp_end(k, items, *snap);
 	return MEAS_PROC_OK;
 }
 

@@ -311,6 +311,7 @@ void meas_sched_sum(u64 *out)
 
 	if (WARN_ON_ONCE(!cpus))
 		return;
+	out[MEAS_C0_CLOCK_START] = local_clock();
 	for_each_possible_cpu(cpu) {
 		struct sched_cpu *sc = per_cpu_ptr(cpus, cpu);
 
@@ -319,6 +320,7 @@ void meas_sched_sum(u64 *out)
 				out[i] += READ_ONCE(sc->item[i]);
 		sched_fold_time(out, cpu);
 	}
+	out[MEAS_C0_CLOCK_END] = local_clock();
 }
 
 /**

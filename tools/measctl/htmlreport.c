@@ -34,7 +34,7 @@ static const char hr_style[] =
 
 static double hr_secs(const struct html_run *r)
 {
-	return (double)(r->b->t_ns - r->a->t_ns) / 1e9;
+	return rate_interval_s(&r->a->when, &r->b->when);
 }
 
 static void hr_head(FILE *f, const struct html_run *r)
@@ -101,7 +101,7 @@ static void hr_stops(FILE *f, const struct html_run *r)
 
 static void hr_disks(FILE *f, const struct html_run *r)
 {
-	double secs = (double)(r->ib->t_ns - r->ia->t_ns) / 1e9;
+	double secs = rate_interval_s(&r->ia->when, &r->ib->when);
 	struct io_rate rate;
 	size_t e, shown = 0;
 
@@ -146,11 +146,10 @@ static void hr_class0(FILE *f, const struct html_run *r)
 			d ? "" : " class=\"zero\"", i, meas_c0_item_name(i));
 		if (meas_c0_item_is_time(i))
 			fprintf(f, "<td class=\"n\">%.3f ms</td><td class=\"n\">%.1f%%</td></tr>\n",
-				d / 1e6, secs > 0 && r->cpus ?
-				100.0 * d / 1e9 / (secs * r->cpus) : 0);
+				d / 1e6, rate_pct(d, secs, r->cpus));
 		else
 			fprintf(f, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f</td></tr>\n",
-				d, secs > 0 ? d / secs : 0);
+				d, rate_per_s(d, secs));
 	}
 	fputs("</table>\n", f);
 }

@@ -31,6 +31,25 @@ void io_snap_free(struct io_snap *s)
 	s->n = 0;
 }
 
+/*
+ * The kernel's clock at a read of class 0 (MEAS_C0_CLOCK_START, END): a
+ * GET of any subclass folds the whole class, so two of these bracket the
+ * reads of the disks.  0 from a module before ABI 2.
+ */
+static void io_stamp(int fd, uint64_t *start, uint64_t *end)
+{
+	uint64_t st[2] = { 0, 0 };
+	int result;
+
+	if (meas_get(fd, MEAS_CLASS_GLOBAL, MEAS_C0_SUB_FIXED,
+		     MEAS_C0_CLOCK_START, 2, st, sizeof(st), &result))
+		st[0] = st[1] = 0;
+	if (start)
+		*start = st[0];
+	if (end)
+		*end = st[1];
+}
+
 /* Returns 0 or a negative errno; *result is the GETSTATISTICS code. */
 int io_snapshot(int fd, struct io_snap *s, int *result)
 {
@@ -39,6 +58,7 @@ int io_snapshot(int fd, struct io_snap *s, int *result)
 	size_t n1, n4, e;
 	int err;
 
+	io_stamp(fd, &s->when.start, NULL);
 	err = meas_get_subclass(fd, 0, MEAS_C0_SUB_DISC, &h1, &disc, &n1,
 				result);
 	if (err)
@@ -49,7 +69,9 @@ int io_snapshot(int fd, struct io_snap *s, int *result)
 		free(disc);
 		return err;
 	}
+	io_stamp(fd, NULL, &s->when.end);
 	s->t_ns = mono_ns();
+	s->when.mono = s->t_ns;
 	/* a disk that appeared between the two reads waits for the next */
 	s->n = h1.entries < h4.entries ? h1.entries : h4.entries;
 	s->d = calloc(s->n, sizeof(*s->d));
@@ -68,7 +90,7 @@ int io_snapshot(int fd, struct io_snap *s, int *result)
 
 static double per(uint64_t n, double d)
 {
-	return d > 0 ? (double)n / d : 0;
+	return rate_per_s(n, d);
 }
 
 void io_rate(const struct disk_snap *a, const struct disk_snap *b,
@@ -176,7 +198,7 @@ static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
 		     uint64_t n, const struct io_snap *a,
 		     const struct io_snap *b)
 {
-	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	double secs = rate_interval_s(&a->when, &b->when);
 	struct io_rate r;
 	struct json j;
 	char ts[64];

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "libmeas.h"
+#include "rate.h"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define __noreturn		__attribute__((noreturn))
@@ -181,6 +182,7 @@ int cmd_task(struct cmd_ctx *ctx, int argc, char **argv);	/* task.c */
 struct c0_snap {
 	uint64_t v[MEAS_C0_FIXED_ITEMS];
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when taken */
+	struct rate_when when;	/* the time base of its deltas */
 };
 
 int c0_snapshot(int fd, struct c0_snap *s, int *result);
@@ -222,6 +224,7 @@ struct proc_snap {
 	uint64_t *items;	/* nent entries of MEAS_PROC_ITEMS items */
 	size_t nent;		/* entries 0..nent-1 */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC */
+	struct rate_when when;	/* the time base of its deltas */
 };
 
 static inline const uint64_t *proc_snap_ent(const struct proc_snap *s,
@@ -274,6 +277,7 @@ struct io_snap {
 	struct disk_snap *d;	/* entry 0 first */
 	size_t n;
 	uint64_t t_ns;
+	struct rate_when when;	/* the time base of its deltas */
 };
 
 /* What one disk did in an interval. */

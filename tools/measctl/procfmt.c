@@ -51,6 +51,11 @@ int proc_snap_take(const struct cmd_ctx *ctx, int fd, struct proc_snap *s)
 	memset(s, 0, sizeof(*s));
 	err = meas_proc_all(fd, &s->items, &s->nent, &result);
 	s->t_ns = mono_ns();
+	s->when.mono = s->t_ns;
+	if (!err && s->nent) {
+		s->when.start = s->items[MEAS_P0_CLOCK_START];
+		s->when.end = s->items[MEAS_P0_CLOCK_END];
+	}
 	if (err == -ENODATA)
 		return fail(ctx, ENODATA,
 			    "class 15 is not enabled (run 'measctl start 15')");

@@ -25,6 +25,9 @@ int c0_snapshot(int fd, struct c0_snap *s, int *result)
 			   MEAS_C0_FIXED_ITEMS, s->v, sizeof(s->v), result);
 
 	s->t_ns = mono_ns();
+	s->when.start = err ? 0 : s->v[MEAS_C0_CLOCK_START];
+	s->when.end = err ? 0 : s->v[MEAS_C0_CLOCK_END];
+	s->when.mono = s->t_ns;
 	return err;
 }
 
@@ -40,15 +43,14 @@ struct c0_delta {
 static void c0_delta(const struct c0_snap *a, const struct c0_snap *b,
 		     unsigned int item, unsigned int cpus, struct c0_delta *d)
 {
-	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	double secs = rate_interval_s(&a->when, &b->when);
 
 	d->name = meas_c0_item_name(item);
 	d->delta = b->v[item] - a->v[item];
-	d->per_sec = secs > 0 ? (double)d->delta / secs : 0;
+	d->per_sec = rate_per_s(d->delta, secs);
 	d->time = meas_c0_item_is_time(item);
 	d->ms = (double)d->delta / 1e6;
-	d->pct = secs > 0 && cpus ?
-		 100.0 * (double)d->delta / 1e9 / (secs * cpus) : 0;
+	d->pct = rate_pct(d->delta, secs, cpus);
 }
 
 void c0_print_text(FILE *f, const struct c0_snap *a, const struct c0_snap *b,

@@ -93,7 +93,7 @@ static int run_command(struct cmd_ctx *ctx, char **cmd, struct run_result *r)
 static void run_print_text(FILE *f, const struct run_args *a,
 			   const struct run_result *r)
 {
-	double secs = (double)(r->b.t_ns - r->a.t_ns) / 1e9;
+	double secs = rate_interval_s(&r->a.when, &r->b.when);
 	char cl[64];
 
 	format_classes(a->mask, cl, sizeof(cl));
@@ -115,7 +115,7 @@ static void run_print_json(FILE *f, const struct run_args *a,
 
 	json_doc_ok(&j, f, "run", true);
 	json_command(&j, a->cmd, r->exit_code, r->status);
-	json_double(&j, "elapsed_s", (double)(r->b.t_ns - r->a.t_ns) / 1e9);
+	json_double(&j, "elapsed_s", rate_interval_s(&r->a.when, &r->b.when));
 	json_u64(&j, "cpus", r->cpus);
 	json_mask(&j, "mask", a->mask);
 	c0_print_json(&j, "items", &r->a, &r->b, r->cpus);
@@ -298,7 +298,7 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.rest >= argc)
-		return usage_error(ctx, "no command to run");
+		return usage_error(ctx, "no command to run (measctl run [OPTIONS] [--] CMD [ARGS...])");
 	a.cmd = argv + st.rest;
 	a.run = a.cmd;
 	a.mask = a.cls.mask;

@@ -66,9 +66,10 @@ static size_t top_rows(const struct proc_snap *a, const struct proc_snap *b,
 	return n;
 }
 
+/* Of one CPU or of one thread's time: bound 100% x the threads. */
 static double pct(uint64_t ns, double secs)
 {
-	return secs > 0 ? (double)ns / 1e9 / secs * 100.0 : 0;
+	return rate_pct(ns, secs, 1);
 }
 
 static void top_text(const struct proc_snap *b, const struct proc_row *rows,
@@ -100,18 +101,19 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 		       proc_user(v[MEAS_P_UID], user, sizeof(user)),
 		       pct(v[MEAS_P_CPU_TIME], secs),
 		       pct(v[MEAS_P_PAUSE_ACTIVE], secs),
-		       v[MEAS_P_LAUNCHES] / secs, proc_stops(v) / secs,
+		       rate_per_s(v[MEAS_P_LAUNCHES], secs),
+		       rate_per_s(proc_stops(v), secs),
 		       pct(v[MEAS_P_PAUSE_DISC], secs),
 		       pct(v[MEAS_P_PAUSE_IO], secs),
 		       pct(v[MEAS_P_PAUSE_TERMINAL], secs),
 		       pct(v[MEAS_P_PAUSE_IMPEDED], secs),
 		       (unsigned long long)v[MEAS_P_STOP_TIMED_OUT],
 		       meas_proc_stop_name(v[MEAS_P_LAST_STOP]),
-		       proc_bytes(v[MEAS_P_DISC_READ_BYTES] / secs, rb,
-				  sizeof(rb)),
-		       proc_bytes((v[MEAS_P_DISC_BYTES] -
-				   v[MEAS_P_DISC_READ_BYTES]) / secs, wb,
-				  sizeof(wb)),
+		       proc_bytes(rate_per_s(v[MEAS_P_DISC_READ_BYTES], secs),
+				  rb, sizeof(rb)),
+		       proc_bytes(rate_per_s(v[MEAS_P_DISC_BYTES] -
+					     v[MEAS_P_DISC_READ_BYTES], secs),
+				  wb, sizeof(wb)),
 		       comm,
 		       v[MEAS_P_STATE] == MEAS_PSTATE_EXITED ? " (exited)" : "");
 	}
@@ -143,6 +145,7 @@ static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 		proc_comm(v, comm);
 		json_str(&j, "command", comm);
 		json_str(&j, "state", proc_state_name(v[MEAS_P_STATE]));
+		json_u64(&j, "threads", v[MEAS_P_THREADS]);
 		json_double(&j, "cpu_pct", pct(v[MEAS_P_CPU_TIME], secs));
 		json_double(&j, "wait_pct", pct(v[MEAS_P_PAUSE_ACTIVE], secs));
 		json_u64(&j, "launches", v[MEAS_P_LAUNCHES]);
@@ -164,6 +167,12 @@ static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 		json_u64(&j, "impeded", v[MEAS_P_PAUSE_IMPEDED]);
 		json_u64(&j, "active", v[MEAS_P_PAUSE_ACTIVE]);
 		json_u64(&j, "job_control", v[MEAS_P_PAUSE_JOBCTL]);
+		json_obj_end(&j);
+		json_obj_begin(&j, "paused_pct");
+		json_double(&j, "disc", pct(v[MEAS_P_PAUSE_DISC], secs));
+		json_double(&j, "io", pct(v[MEAS_P_PAUSE_IO], secs));
+		json_double(&j, "terminal", pct(v[MEAS_P_PAUSE_TERMINAL], secs));
+		json_double(&j, "impeded", pct(v[MEAS_P_PAUSE_IMPEDED], secs));
 		json_obj_end(&j);
 		json_str(&j, "last_stop",
 			 meas_proc_stop_name(v[MEAS_P_LAST_STOP]));
@@ -203,7 +212,7 @@ static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 		}
 		nrows = top_rows(&a, &b, t, rows);
 		proc_rows_sort(rows, nrows, t->key);
-		secs = (double)(b.t_ns - a.t_ns) / 1e9;
+		secs = rate_interval_s(&a.when, &b.when);
 		if (ctx->json)
 			top_json(&b, rows, nrows, tk.n, secs, t);
 		else

@@ -25,7 +25,7 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 			const struct c0_snap *a, const struct c0_snap *b,
 			const struct custom_watch *cw)
 {
-	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	double secs = rate_interval_s(&a->when, &b->when);
 	char ts[64];
 	struct json j;
 

@@ -142,7 +142,15 @@ struct meas_info {
 
 #define MEAS_INFO_SIZE_VER0	248
 
-#define MEAS_ABI_VERSION	1
+/*
+ * The version of this interface, in meas_info.version: raised whenever
+ * an ioctl, a field or an item is added, so that a tool can tell a module
+ * older than the header it was built with (Documentation/uapi.rst).
+ *   1  the first release
+ *   2  the kernel's clock of each read: class 0 items 96 and 97, class 15
+ *      entry 0 words 18 and 19
+ */
+#define MEAS_ABI_VERSION	2
 
 /*
  * The XDS region of a class, as GETSTATISTICS sees it: an array of 64-bit
@@ -211,5 +219,13 @@ struct meas_info {
 #define MEAS_C0_TIME_IDLE		80	/* ns paused, idle */
 #define MEAS_C0_TIME_DISC		84	/* ns paused for disc */
 #define MEAS_C0_TIME_CPU		88	/* ns on processes */
+/*
+ * The kernel's clock (local_clock(), ns) when the sum of this read began
+ * and when it ended (Linux; ABI 2): every time item above is the time up
+ * to a moment between the two, so rates and shares of an interval are
+ * taken against them, not against a clock of the caller's.
+ */
+#define MEAS_C0_CLOCK_START		96
+#define MEAS_C0_CLOCK_END		97
 
 #endif /* _UAPI_LINUX_MEAS_CORE_H */

@@ -104,6 +104,13 @@
 #define MEAS_P0_THREAD_SLOTS	15	/* thread records */
 #define MEAS_P0_THREADS_LIVE	16	/* thread records in use */
 #define MEAS_P0_HIGH_WATER	17	/* highest entry ever used */
+/*
+ * The kernel's clock (local_clock(), ns) when this read began and ended
+ * (ABI 2): each entry's times run up to a moment between the two.  One
+ * entry read alone has both equal.
+ */
+#define MEAS_P0_CLOCK_START	18
+#define MEAS_P0_CLOCK_END	19
 #define MEAS_P0_RELEASE		24	/* 24-31: kernel release string */
 
 /* flags of struct meas_procstats */
