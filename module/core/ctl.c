@@ -12,6 +12,7 @@
 #include "ctl.h"
 #include "xds.h"
 #include "tp.h"
+#include "inject.h"
 
 /* MEASSIR: serialises start, stop, reads and the class table */
 DEFINE_MUTEX(meas_sir);
@@ -142,7 +143,7 @@ void meas_ctl_info(u32 file_mask, struct meas_info *info)
 	int c;
 
 	mutex_lock(&meas_sir);
-	info->version = MEAS_ABI_VERSION;
+	info->version = meas_inject_abi(MEAS_ABI_VERSION);
 	info->global_mask = meas_global_mask;
 	info->file_mask = file_mask;
 	info->defined_mask = ctl_defined_mask();

@@ -29,6 +29,11 @@ module_param(clock_fail, int, 0644);
 MODULE_PARM_DESC(clock_fail,
 		 "Test build: make the next GETCLOCK initialisation fail with this code, 5, 6 or 8");
 
+static uint abi_version;
+module_param(abi_version, uint, 0644);
+MODULE_PARM_DESC(abi_version,
+		 "Test build: report this ABI version in MEAS_IOC_INFO, as an older module would (0: the real one)");
+
 /*
  * Take an injection: true if @param holds @code, which it gives up.  A
  * step may be asked from several CPUs at once (task starts): the exchange
@@ -57,4 +62,11 @@ bool meas_inject_task(int step)
 bool meas_inject_clock(int code)
 {
 	return inject_take(&clock_fail, code);
+}
+
+u32 meas_inject_abi(u32 abi)
+{
+	u32 v = READ_ONCE(abi_version);
+
+	return v ? v : abi;
 }

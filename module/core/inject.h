@@ -6,8 +6,8 @@
  * module parameter; the default build, the one packages ship, has no such
  * parameter and every hook below is a constant false the compiler drops.
  *
- * Each hook consumes its injection: true once for the step asked, then
- * the parameter is back at 0.
+ * Each failure hook consumes its injection: true once for the step asked,
+ * then the parameter is back at 0.  abi_version stays until reset.
  */
 #ifndef _MEAS_CORE_INJECT_H
 #define _MEAS_CORE_INJECT_H
@@ -23,11 +23,14 @@ bool meas_inject_io(int code);
 bool meas_inject_task(int step);
 /* clock_fail: the GETCLOCK initialisation, code 5, 6 or 8 */
 bool meas_inject_clock(int code);
+/* abi_version: the ABI version MEAS_IOC_INFO reports, as an older module */
+u32 meas_inject_abi(u32 abi);
 #else
 static inline bool meas_inject_start(int code) { return false; }
 static inline bool meas_inject_io(int code) { return false; }
 static inline bool meas_inject_task(int step) { return false; }
 static inline bool meas_inject_clock(int code) { return false; }
+static inline u32 meas_inject_abi(u32 abi) { return abi; }
 #endif
 
 #endif /* _MEAS_CORE_INJECT_H */

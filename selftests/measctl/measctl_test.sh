@@ -43,9 +43,39 @@ watch --bogus
 run
 frobnicate'
 
+# Usage errors name what is allowed (issue 19): ARGS|PATTERN, one a line;
+# each exits 2 and its message matches the glob PATTERN.
+BAD_SAYS='
+start 16|*bad class list '"'"'16'"'"': classes are 0..15, as a list (0,14), a range (0-3), a mask (0x1..0xffff) or '"'"'all'"'"'; defined now: 0,14-15*
+start|*which classes? (0..15*
+stop 0 1|*one CLASSES*
+get x 0|*a number 0..15; defined now: 0,14-15*
+get 0 x|*class 0 has 0..4*
+get 0 0 x|*an item number*
+get 0 0 0 -1|*0 or more*
+info x|*info takes none*
+version x|*none taken*
+watch -i 0|*0.001..86400 s*
+watch -n 0|*1 or more*
+watch foo|*watch takes options only*
+top -N x|*0 for all*
+top -s bogus|*pid, cpu*
+iotrace -d 0|*0.001..*
+profile -d 0|*0.001..*
+profile -i 0|*ms)*
+define x 1:1|*user-defined classes are 1..13; defined now: 0,14-15*
+update 1 0 1 0 x|*a decimal integer*
+update x 0 1 0 1|*user-defined classes are 1..13*
+run|*no command to run*
+task|*start, stop, run, report*
+task frob|*(start, stop, run, report)*
+task stop x|*1..2147483647*
+task start --load x|*std or detailed*
+task start -i 0|*none*'
+
 NBAD=0
-NJSON=8		# documents saved by mctlj below
-NTESTS=42	# check calls outside the bad-arguments loop
+NJSON=9		# documents saved by mctlj below
+NTESTS=48	# check calls outside the bad-arguments loop
 
 n=0
 nfail=0
@@ -207,7 +237,13 @@ while IFS= read -r args; do
 done <<END_OF_BAD_ARGS
 $BAD_ARGS
 END_OF_BAD_ARGS
-PLAN=$((NTESTS + NJSON + NBAD))
+NSAYS=0
+while IFS= read -r args; do
+	[ -n "$args" ] && NSAYS=$((NSAYS + 1))
+done <<END_OF_BAD_SAYS
+$BAD_SAYS
+END_OF_BAD_SAYS
+PLAN=$((NTESTS + NJSON + NBAD + NSAYS))
 
 echo "TAP version 13"
 echo "1..$PLAN"
@@ -228,6 +264,38 @@ check "--help prints the usage and exits 0" \
 mctl
 check "no command: usage on stderr, exit 2" \
 	'[ $rc = 2 ] && has "$err" "usage: measctl"'
+
+# --- versions: measctl, libmeas, meas.ko from VERSION; the ABI ------------
+
+read -r V <VERSION
+abi=$(sed -n 's/^#define MEAS_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' uapi/linux/meas.h)
+mctl --version
+check "--version: measctl, libmeas, meas.ko $V and ABI $abi" \
+	'[ $rc = 0 ] && [ "$out" = "measctl $V
+libmeas $V (ABI $abi)
+meas.ko $V (ABI $abi)
+ABI $abi
+" ] && [ -z "$err" ]'
+
+mctl version
+check "the version command prints the same" \
+	'[ $rc = 0 ] && has "$out" "meas.ko $V (ABI $abi)"'
+
+mctlj json "version --json prints a valid document" --version
+check "--version --json names the four versions" \
+	'[ $rc = 0 ] && has "$out" "\"measctl\":\"$V\"" && has "$out" "\"module\":\"$V\"" && has "$out" "\"module_abi\":$abi"'
+
+# A module older than measctl (the test build reports ABI 1 on demand):
+# every command that opens /dev/meas says so, --version marks it.
+echo 1 >/sys/module/meas/parameters/abi_version
+wrc=$?
+mctl info
+check "a module of an older ABI: info warns, naming both ABIs and the release" \
+	'[ $wrc = 0 ] && [ $rc = 0 ] && has "$err" "has ABI 1, older than the ABI $abi measctl $V was built for" && has "$err" "load the meas.ko of release $V"'
+mctl --version
+echo 0 >/sys/module/meas/parameters/abi_version
+check "--version marks the older module" \
+	'[ $rc = 0 ] && has "$out" "meas.ko $V (ABI 1, older)" && has "$err" "older than the ABI"'
 
 # --- start: a holder keeps the class enabled ------------------------------
 
@@ -304,7 +372,7 @@ check "header --json exits 0" '[ $rc = 0 ] && has "$out" "\"entries\":2,"'
 
 mctl info
 check "info shows ABI version, class 0 defined with 2 enablers" \
-	'[ $rc = 0 ] && has "$out" "abi-version 1
+	'[ $rc = 0 ] && has "$out" "abi-version $abi
 defined-classes 0" && has "$out" "
 enabled-classes 0 (0x0001)
 " && has "$out" "    0      yes        2 "'
@@ -440,6 +508,25 @@ mctlj jsonl "watch --json prints valid JSON lines" watch -n 2 -i 0.2
 lines "$out"
 check "watch --json prints 2 lines" '[ $rc = 0 ] && [ $nl = 2 ]'
 
+# No time item above 100% x CPUs in an interval (watch shows % of one
+# CPU): the kernel's time against the kernel's clock (issue 19).
+"$M" --json watch -n 8 -i 0.25 >"$T/bound.jsonl" 2>"$T/err"
+rc=$?
+py=$(python3 - "$T/bound.jsonl" "$(nproc)" <<'END_OF_PY'
+import json, sys
+cpus, worst, n = int(sys.argv[2]), 0.0, 0
+for line in open(sys.argv[1]):
+    for it in json.loads(line)["items"]:
+        if "pct" in it:
+            n += 1
+            worst = max(worst, it["pct"])
+print("%d shares, highest %.4f%% of %d%%" % (n, worst, 100 * cpus))
+sys.exit(0 if n and worst <= 100.0 * cpus else 1)
+END_OF_PY
+)
+prc=$?
+check "watch: no time item above 100% x CPUs ($py)" '[ $rc = 0 ] && [ $prc = 0 ]'
+
 "$M" watch -i 0.2 >"$T/out" 2>"$T/err" &
 wpid=$!
 mask_is 0x0001
@@ -462,6 +549,15 @@ while IFS= read -r args; do
 done <<END_OF_BAD_ARGS
 $BAD_ARGS
 END_OF_BAD_ARGS
+while IFS='|' read -r args want; do
+	[ -n "$args" ] || continue
+	# shellcheck disable=SC2086
+	mctl $args
+	check "usage error names what is allowed: measctl $args" \
+		'[ $rc = 2 ] && has "$err" "$want"'
+done <<END_OF_BAD_SAYS
+$BAD_SAYS
+END_OF_BAD_SAYS
 set +f
 
 state

@@ -9,6 +9,33 @@
 #include <unistd.h>
 #include "libmeas.h"
 
+const char *meas_lib_version(void)
+{
+	return MEAS_VERSION;
+}
+
+unsigned int meas_lib_abi(void)
+{
+	return MEAS_ABI_VERSION;
+}
+
+int meas_module_version(char *buf, size_t len)
+{
+	int fd = open("/sys/module/meas/version", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
 int meas_open(void)
 {
 	int fd = open(MEAS_DEVICE, O_RDWR | O_CLOEXEC);

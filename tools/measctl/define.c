@@ -101,7 +101,8 @@ static int sub_arg(struct cmd_ctx *ctx, struct define_args *a,
 	if (nf == 3)
 		rc = name_arg(ctx, sub->name, f[0], strlen(f[0]));
 	if (!rc && parse_u64(f[nf - 2], UINT32_MAX, &v))
-		rc = usage_error(ctx, "bad number of entries '%s'", f[nf - 2]);
+		rc = usage_error(ctx, "bad number of entries '%s' (0..%u)",
+				 f[nf - 2], UINT32_MAX);
 	if (rc)
 		goto out;
 	sub->entries = v;
@@ -150,8 +151,11 @@ static int class_arg(struct cmd_ctx *ctx, const char *s, int *class)
 {
 	int64_t v;
 
+	char def[128];
+
 	if (parse_i64(s, INT32_MIN, INT32_MAX, &v))
-		return usage_error(ctx, "bad class '%s'", s);
+		return usage_error(ctx, "bad class '%s': user-defined classes are 1..13; defined now: %s",
+				   s, classes_defined_now(def, sizeof(def)));
 	*class = v;
 	return EXIT_OK;
 }
@@ -235,8 +239,8 @@ static int one_class(struct cmd_ctx *ctx, int argc, char **argv, int *class)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos != 1)
-		return usage_error(ctx, st.npos ? "too many arguments" :
-				   "CLASS needed");
+		return usage_error(ctx, st.npos ? "too many arguments (one CLASS)" :
+				   "CLASS needed (1..13)");
 	return class_arg(ctx, st.pos[0], class);
 }
 

@@ -56,13 +56,20 @@ static int parse_cls_sub(struct cmd_ctx *ctx, const struct opt_state *st,
 
 	if (st->npos < 2)
 		return usage_error(ctx, "CLASS and SUBCLASS needed");
+	char def[128];
+
 	if (st->npos > max)
-		return usage_error(ctx, "too many arguments");
+		return usage_error(ctx, "too many arguments (at most %s)",
+				   max > 2 ? "CLASS SUBCLASS START COUNT" :
+				   "CLASS SUBCLASS");
 	if (parse_i64(pos[0], INT32_MIN, INT32_MAX, &v))
-		return usage_error(ctx, "bad class '%s'", pos[0]);
+		return usage_error(ctx, "bad class '%s': a number 0..%d; defined now: %s",
+				   pos[0], MEAS_NR_CLASSES - 1,
+				   classes_defined_now(def, sizeof(def)));
 	g->cls = v;
 	if (parse_i64(pos[1], INT32_MIN, INT32_MAX, &v))
-		return usage_error(ctx, "bad subclass '%s'", pos[1]);
+		return usage_error(ctx, "bad subclass '%s': a number (class 0 has 0..%d, 'measctl describe' lists a user-defined class's)",
+				   pos[1], MEAS_C0_NR_SUBCLASSES - 1);
 	g->sub = v;
 	return EXIT_OK;
 }
@@ -223,7 +230,8 @@ static int get_parse_pos(struct cmd_ctx *ctx, struct opt_state *st,
 	g->has_start = st->npos > 2;
 	if (g->has_start &&
 	    parse_i64(st->pos[2], INT64_MIN, INT64_MAX, &g->start))
-		return usage_error(ctx, "bad START '%s'", st->pos[2]);
+		return usage_error(ctx, "bad START '%s': an item number, 0 for the first, -3 for the header",
+				   st->pos[2]);
 	g->has_count = st->npos > 3;
 	if (g->has_count && parse_i64(st->pos[3], 0, INT64_MAX, &g->count))
 		return usage_error(ctx, "bad COUNT '%s' (0 or more)",
@@ -360,7 +368,8 @@ int cmd_info(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos)
-		return usage_error(ctx, "too many arguments");
+		return usage_error(ctx, "unexpected argument '%s' (info takes none)",
+				   st.pos[0]);
 	fd = open_dev(ctx);
 	if (fd < 0)
 		return EXIT_FAIL;

@@ -337,8 +337,8 @@ int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos != 1)
-		return usage_error(ctx, st.npos ? "too many arguments" :
-				   "which classes?");
+		return usage_error(ctx, st.npos ? "too many arguments (one CLASSES, such as 0,14)" :
+				   "which classes? (0..15, as 0,14, 0-3, 0x4001 or all)");
 	rc = classes_arg(ctx, st.pos[0], &cls);
 	if (rc)
 		return rc;

@@ -298,6 +298,7 @@ int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
+				   st.pos[0], ctx->name);
 	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_loop, &w);
 }

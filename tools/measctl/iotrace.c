@@ -272,7 +272,8 @@ static int iotrace_opt(struct cmd_ctx *ctx, int id, const char *arg,
 				    IOTRACE_POLL_MAX, &a->poll);
 	case 'd':
 		if (parse_seconds(arg, 0.001, 86400 * 365.0, &a->duration))
-			return usage_error(ctx, "bad duration '%s'", arg);
+			return usage_error(ctx, "bad duration '%s' (0.001..%g s)",
+					   arg, 86400 * 365.0);
 		return EXIT_OK;
 	case 'n':
 		return count_arg(ctx, arg, UINT64_MAX, &a->max);
@@ -308,7 +309,8 @@ int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
+				   st.pos[0], ctx->name);
 	if (a.from && !a.heatmap)
 		return usage_error(ctx, "--from FILE needs --heatmap FILE.svg");
 	if (!a.heatmap)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "measctl.h"
 
 struct command {
@@ -127,6 +128,9 @@ static const struct command commands[] = {
 	  "    and function, system calls by name and address, load\n"
 	  "    information (default: the file's last session); --svg: also\n"
 	  "    a flame graph of its samples" },
+	{ "version", cmd_version, "",
+	  "print the releases of measctl, libmeas and the loaded meas.ko,\n"
+	  "    and their ABI versions (also measctl --version)" },
 	{ "help", NULL, "[COMMAND]", "print this help" },
 };
 
@@ -152,6 +156,7 @@ static void help_all(FILE *f)
 	size_t i;
 
 	fputs("usage: measctl [--json] COMMAND [OPTIONS] [ARGS]\n"
+	      "       measctl [--json] --version | --help\n"
 	      "\n"
 	      "The meas measurement interface (/dev/meas): STARTSTATISTICS,\n"
 	      "STOPSTATISTICS and GETSTATISTICS of MPE IV on Linux.\n"
@@ -229,6 +234,8 @@ static const char *err_hint(const char *call, int err)
 		return " (no permission: CAP_PERFMON or CAP_SYS_ADMIN is needed)";
 	if (!call && (err == ENOENT || err == ENXIO || err == ENODEV))
 		return " (is the meas module loaded?)";
+	if (err == ENOTTY)
+		return " (a call the loaded meas.ko does not know: is it older than measctl? see 'measctl --version')";
 	return "";
 }
 
@@ -318,6 +325,33 @@ int fail_open(const struct cmd_ctx *ctx, int err)
 			 MEAS_DEVICE);
 }
 
+/*
+ * For usage errors about classes: the classes defined now ("0,14-15"),
+ * or why that is not known.  Opens /dev/meas only to ask (INFO changes
+ * nothing).
+ */
+const char *classes_defined_now(char *buf, size_t len)
+{
+	struct meas_info in;
+	char list[64];
+	int fd = meas_open(), err;
+
+	if (fd < 0) {
+		snprintf(buf, len, "unknown: meas.ko is not loaded or %s cannot be opened",
+			 MEAS_DEVICE);
+		return buf;
+	}
+	err = meas_info(fd, &in);
+	close(fd);
+	if (err) {
+		snprintf(buf, len, "unknown: %s", strerror(-err));
+		return buf;
+	}
+	format_classes(in.defined_mask, list, sizeof(list));
+	snprintf(buf, len, "%s", list);
+	return buf;
+}
+
 /* Open /dev/meas or report why not; returns the fd or -1. */
 int open_dev(const struct cmd_ctx *ctx)
 {
@@ -327,6 +361,7 @@ int open_dev(const struct cmd_ctx *ctx)
 		fail_open(ctx, -fd);
 		return -1;
 	}
+	abi_check(ctx, fd);
 	return fd;
 }
 
@@ -377,6 +412,10 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			help_all(stdout);
 			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			ctx.name = "version";
+			return cmd_version(&ctx, argc - i, argv + i);
 		}
 		return help_error("measctl: unknown option '%s'", argv[i]);
 	}

@@ -172,6 +172,11 @@ int run_exit_code(int status);
 int cmd_get(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_header(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_version(struct cmd_ctx *ctx, int argc, char **argv);	/* version.c */
+/* The classes defined now, for usage errors: "0,14-15" or why unknown. */
+const char *classes_defined_now(char *buf, size_t len);
+/* Warn when the module behind @fd speaks an older ABI than measctl. */
+void abi_check(const struct cmd_ctx *ctx, int fd);
 int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv);	/* profile.c */
 int cmd_flame(struct cmd_ctx *ctx, int argc, char **argv);	/* flamecmd.c */

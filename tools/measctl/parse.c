@@ -134,8 +134,12 @@ int parse_classes(const char *s, struct classes *c)
 /* parse_classes() of a command-line word: a usage error if it is bad. */
 int classes_arg(struct cmd_ctx *ctx, const char *s, struct classes *c)
 {
+	char def[128];
+
 	if (parse_classes(s, c))
-		return usage_error(ctx, "bad class list '%s'", s);
+		return usage_error(ctx, "bad class list '%s': classes are 0..%d, as a list (0,14), a range (0-3), a mask (0x1..0x%x) or 'all'; defined now: %s",
+				   s, MEAS_NR_CLASSES - 1, MEAS_CLASSMASK_ALL,
+				   classes_defined_now(def, sizeof(def)));
 	return EXIT_OK;
 }
 

@@ -892,7 +892,8 @@ static int prof_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 		return EXIT_OK;
 	case 'd':
 		if (parse_seconds(arg, 0.001, PROF_MAX_SECONDS, &a->duration))
-			return usage_error(ctx, "bad duration '%s'", arg);
+			return usage_error(ctx, "bad duration '%s' (0.001..%g s)",
+					   arg, (double)PROF_MAX_SECONDS);
 		a->duration_set = true;
 		return EXIT_OK;
 	case 'n':

@@ -312,7 +312,7 @@ int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos > 1)
-		return usage_error(ctx, "too many arguments");
+		return usage_error(ctx, "too many arguments (one CLASSES, such as 0,14)");
 	if (st.npos) {
 		rc = classes_arg(ctx, st.pos[0], &cls);
 		if (rc)

@@ -69,7 +69,8 @@ static int start_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 	switch (id) {
 	case OPT_PID:
 		if (parse_i64(arg, 1, INT32_MAX, &v))
-			return usage_error(ctx, "bad PID '%s'", arg);
+			return usage_error(ctx, "bad PID '%s' (1..%d)", arg,
+					   INT32_MAX);
 		a->pid = v;
 		a->have_pid = true;
 		return EXIT_OK;
@@ -89,7 +90,8 @@ static int start_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 		return EXIT_OK;
 	case OPT_FILE:
 		if (!arg[0] || strlen(arg) >= MEAS_TASK_PATH_MAX)
-			return usage_error(ctx, "bad --file '%s'", arg);
+			return usage_error(ctx, "bad --file '%s' (a path of 1..%d bytes)",
+					   arg, MEAS_TASK_PATH_MAX - 1);
 		a->file = arg;
 		return EXIT_OK;
 	case OPT_REPORT:
@@ -97,7 +99,8 @@ static int start_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 		return EXIT_OK;
 	default:
 		if (parse_u64(arg, SIZE_MAX, &u))
-			return usage_error(ctx, "bad --top '%s'", arg);
+			return usage_error(ctx, "bad --top '%s' (0 or more lines)",
+					   arg);
 		a->o.top = u;
 		return EXIT_OK;
 	}
@@ -234,7 +237,8 @@ static int task_stop(struct cmd_ctx *ctx, int argc, char **argv)
 	if (st.npos > 1)
 		return usage_error(ctx, "task stop takes one PID");
 	if (st.npos && parse_i64(st.pos[0], 1, INT32_MAX, &pid))
-		return usage_error(ctx, "bad PID '%s'", st.pos[0]);
+		return usage_error(ctx, "bad PID '%s' (1..%d)", st.pos[0],
+				   INT32_MAX);
 	fd = open_dev(ctx);
 	if (fd < 0)
 		return EXIT_FAIL;
@@ -487,5 +491,6 @@ int cmd_task(struct cmd_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(subs); i++)
 		if (!strcmp(argv[1], subs[i].name))
 			return subs[i].fn(ctx, argc - 1, argv + 1);
-	return usage_error(ctx, "unknown subcommand '%s'", argv[1]);
+	return usage_error(ctx, "unknown subcommand '%s' (start, stop, run, report)",
+			   argv[1]);
 }

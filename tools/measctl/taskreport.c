@@ -835,7 +835,8 @@ static int report_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		return EXIT_OK;
 	case 's':
 		if (parse_u64(arg, UINT64_MAX, &a->session))
-			return usage_error(ctx, "bad session number '%s'", arg);
+			return usage_error(ctx, "bad session number '%s' (a decimal number, as the report's header prints it)",
+					   arg);
 		a->have_session = true;
 		return EXIT_OK;
 	case 'g':
@@ -843,7 +844,8 @@ static int report_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		return EXIT_OK;
 	default:
 		if (parse_u64(arg, SIZE_MAX, &v))
-			return usage_error(ctx, "bad --top '%s'", arg);
+			return usage_error(ctx, "bad --top '%s' (0 or more lines)",
+					   arg);
 		a->o.top = v;
 		return EXIT_OK;
 	}

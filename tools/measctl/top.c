@@ -253,7 +253,8 @@ static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 		return count_arg(ctx, arg, UINT32_MAX, &t->count);
 	case 'N':
 		if (parse_u64(arg, UINT32_MAX, &t->lines))
-			return usage_error(ctx, "bad number of lines '%s'", arg);
+			return usage_error(ctx, "bad number of lines '%s' (0 for all, or 1..%u)",
+					   arg, UINT32_MAX);
 		return EXIT_OK;
 	case 'x':
 		t->exited = true;
@@ -286,6 +287,7 @@ int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
+				   st.pos[0], ctx->name);
 	return top_do(ctx, &t);
 }

@@ -57,6 +57,7 @@ static int update_parse(struct cmd_ctx *ctx, struct update_args *u, int argc,
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct opt_state st;
+	char def[128];
 	char **a;
 	int64_t v;
 	int rc;
@@ -71,17 +72,20 @@ static int update_parse(struct cmd_ctx *ctx, struct update_args *u, int argc,
 				   "too many arguments");
 	a = argv + st.rest;
 	if (parse_i64(a[0], INT32_MIN, INT32_MAX, &v))
-		return usage_error(ctx, "bad class '%s'", a[0]);
+		return usage_error(ctx, "bad class '%s': user-defined classes are 1..13; defined now: %s",
+				   a[0], classes_defined_now(def, sizeof(def)));
 	u->cls = v;
 	if (parse_i64(a[1], INT32_MIN, INT32_MAX, &v))
-		return usage_error(ctx, "bad subclass '%s'", a[1]);
+		return usage_error(ctx, "bad subclass '%s': a number ('measctl describe %s' lists them)",
+				   a[1], a[0]);
 	u->sub = v;
 	if (parse_i64(a[2], INT64_MIN, INT64_MAX, &u->entry))
-		return usage_error(ctx, "bad entry '%s'", a[2]);
+		return usage_error(ctx, "bad entry '%s': a number, 1 for the first", a[2]);
 	if (parse_i64(a[3], INT64_MIN, INT64_MAX, &u->item))
 		u->item_name = a[3];
 	if (parse_value(a[4], &u->value))
-		return usage_error(ctx, "bad value '%s'", a[4]);
+		return usage_error(ctx, "bad value '%s': a decimal integer, -9223372036854775808..18446744073709551615",
+				   a[4]);
 	return EXIT_OK;
 }
 

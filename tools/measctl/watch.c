@@ -135,6 +135,7 @@ int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc != OPT_END)
 		return rc;
 	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s'", st.pos[0]);
+		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
+				   st.pos[0], ctx->name);
 	return watch_do(ctx, &w);
 }
