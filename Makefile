@@ -172,9 +172,10 @@ bench: deps
 	$(MAKE) all
 	$(MAKE) -C selftests bench
 
+# on the test build, which has all the code of the default one
 sparse:
 	$(KDIR_CHECK)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 MEAS_TEST=1 modules
 
 checkpatch:
 	scripts/checkpatch.sh

@@ -393,10 +393,32 @@ TEST_F(meas, get_items_not_mapped_read_zero)
 	usleep(20000);
 	ASSERT_EQ(0, read_c0(self->fd, v));
 	for (i = 0; i < MEAS_C0_FIXED_ITEMS; i++)
-		if (!meas_c0_item_name(i))
+		if (!meas_c0_item_name(i) && i != MEAS_C0_CLOCK_START &&
+		    i != MEAS_C0_CLOCK_END)
 			EXPECT_EQ(0, v[i]) TH_LOG("item %u", i);
 	EXPECT_LT(0, v[MEAS_C0_LAUNCHES]);
 	EXPECT_LT(0, v[MEAS_C0_TIME_CPU]);
+}
+
+/*
+ * Items 96 and 97: the kernel's clock when the sum began and ended, the
+ * time base of rates (ABI 2); consecutive reads follow each other.
+ */
+TEST_F(meas, get_clock_stamps_bracket_each_read)
+{
+	uint64_t a[MEAS_C0_FIXED_ITEMS], b[MEAS_C0_FIXED_ITEMS];
+	int rc;
+
+	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
+	ASSERT_EQ(0, read_c0(self->fd, a));
+	usleep(20000);
+	ASSERT_EQ(0, read_c0(self->fd, b));
+	EXPECT_LT(0, a[MEAS_C0_CLOCK_START]);
+	EXPECT_LE(a[MEAS_C0_CLOCK_START], a[MEAS_C0_CLOCK_END]);
+	EXPECT_LT(a[MEAS_C0_CLOCK_END], b[MEAS_C0_CLOCK_START]);
+	EXPECT_LE(b[MEAS_C0_CLOCK_START], b[MEAS_C0_CLOCK_END]);
+	/* 20 ms apart at least, on the kernel's clock */
+	EXPECT_LE(20000000ULL, b[MEAS_C0_CLOCK_START] - a[MEAS_C0_CLOCK_END]);
 }
 
 /* FGETSTATISTICS: absurd arguments never fault or overrun */

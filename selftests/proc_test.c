@@ -431,6 +431,12 @@ TEST_F(proc, allpins_reads_every_entry)
 	ASSERT_EQ(MEAS_PROC_OK, rc);
 	EXPECT_EQ(header_item(self->fd, MEAS_P0_HIGH_WATER) + 1, n);
 	EXPECT_EQ(MEAS_PROC_ITEMS, all[MEAS_P0_ENTRY_SIZE]);
+	/* the kernel's clock at the start and the end of the read (ABI 2),
+	 * before the next read's */
+	EXPECT_LT(0, all[MEAS_P0_CLOCK_START]);
+	EXPECT_LE(all[MEAS_P0_CLOCK_START], all[MEAS_P0_CLOCK_END]);
+	EXPECT_LT(all[MEAS_P0_CLOCK_END],
+		  header_item(self->fd, MEAS_P0_CLOCK_START));
 	for (i = 1; i < n; i++) {
 		e = all + i * MEAS_PROC_ITEMS;
 		if (e[MEAS_P_PID] == (uint64_t)getpid() &&
