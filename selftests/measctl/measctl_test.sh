@@ -50,7 +50,7 @@ start 16|*bad class list '"'"'16'"'"': classes are 0..15, as a list (0,14), a ra
 start|*which classes? (0..15*
 stop 0 1|*one CLASSES*
 get x 0|*a number 0..15; defined now: 0,14-15*
-get 0 x|*class 0 has 0..4*
+get 0 x|*class 0 has 0..*
 get 0 0 x|*an item number*
 get 0 0 0 -1|*0 or more*
 info x|*info takes none*
@@ -268,7 +268,7 @@ check "no command: usage on stderr, exit 2" \
 # --- versions: measctl, libmeas, meas.ko from VERSION; the ABI ------------
 
 read -r V <VERSION
-abi=$(sed -n 's/^#define MEAS_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' uapi/linux/meas.h)
+abi=$(sed -n 's/^#define MEAS_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' uapi/linux/meas*.h)
 mctl --version
 check "--version: measctl, libmeas, meas.ko $V and ABI $abi" \
 	'[ $rc = 0 ] && [ "$out" = "measctl $V
