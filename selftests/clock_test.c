@@ -304,7 +304,7 @@ TEST_F(clock, code4_invalid_collector)
 	EXPECT_EQ(-EINVAL, getclock(self->a, 10, 0xffffffff, 0, 0, &g));
 	EXPECT_EQ(MEAS_GETCLOCK_BADCOLLECTOR, g.result);
 	EXPECT_EQ(MEAS_CLOCK_FREE, cinfo(self->a).state);
-	/* Checked before the clock's availability, as in the seed. */
+	/* Checked before the clock's availability, as in MPE IV. */
 	ASSERT_EQ(0, getclock(self->a, 0, PC, 0, 0, &g));
 	self->bfd = g.fd;
 	EXPECT_EQ(-EINVAL, getclock(self->b, 10, 7, 0, 0, &g));
@@ -443,7 +443,7 @@ TEST_F(clock, code10_rate_reset_while_ticking)
 	self->bfd = g.fd;
 	EXPECT_EQ(-EALREADY, getclock(self->a, 20, 0, 0, 0, &g));
 	EXPECT_EQ(MEAS_GETCLOCK_NORESET, g.result);
-	/* 10 before 3, as in the seed */
+	/* 10 before 3, as in MPE IV */
 	EXPECT_EQ(-EALREADY, getclock(self->a, 2000, 0, 0, 0, &g));
 	EXPECT_EQ(MEAS_GETCLOCK_NORESET, g.result);
 	EXPECT_EQ(10, cinfo(self->a).intrate);

@@ -282,7 +282,7 @@ TEST_F(proc, self_entry)
 	EXPECT_EQ(0, e[MEAS_P_DISC_BYTES + 1]);
 }
 
-TEST_F(proc, codes_in_seed_order)
+TEST_F(proc, codes_in_mpe_order)
 {
 	uint64_t e[MEAS_PROC_ITEMS];
 	int rc = -9;

@@ -2,7 +2,7 @@
 /*
  * The shared clock: GETCLOCK and GIVECLOCK of MPE IV on hrtimers.
  *
- * Ownership (under clock_lock), as the seed's:
+ * Ownership (under clock_lock), as MPE IV's:
  *
  *   FREE --GETCLOCK(0, collector)------------> OWNED   (nothing ticks)
  *   FREE --GETCLOCK(ms, collector)-----------> TICKING
@@ -12,7 +12,7 @@
  *                    released (MORGUE)-------> FREE
  *
  * The owner is an open file of /dev/meas; taking the clock readies the
- * collector (the seed locked its code segment), allocates the buffer (its
+ * collector (MPE IV locked its code segment), allocates the buffer (its
  * data segments) and makes the descriptor that reads it (its CST entry).
  * The checks and their order are clockrule.c's.
  *
@@ -197,7 +197,7 @@ static int clock_prepare(const struct meas_collector *coll, int *err)
 	return rc;
 }
 
-/* The seed's order: code segment (5), data segments (6), CST entry (8). */
+/* MPE IV's order: code segment (5), data segments (6), CST entry (8). */
 static int clock_take(struct file *file, struct meas_getclock *k,
 		      struct file **bfile, int *err)
 {

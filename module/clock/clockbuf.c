@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The buffer of the shared clock, the XDS1 of the seed: one ring of
+ * The buffer of the shared clock, the XDS1 of MPE IV: one ring of
  * fixed-size records per possible CPU in one vmalloc'd area, handed to
  * the owner as a descriptor of its own (not /dev/meas) that reads with
  * read(), waits with poll() and maps read-only with mmap().

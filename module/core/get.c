@@ -18,7 +18,7 @@
 #include "get.h"
 #include "logic/rescode.h"
 
-/* The checked path: the seed's codes, in the seed's order. */
+/* The checked path: MPE IV's codes (order: Documentation/mpe-differences.rst). */
 static int get_range(struct meas_class *cls, const struct meas_get *arg,
 		     u64 *word, u64 *n)
 {

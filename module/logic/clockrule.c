@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * GETCLOCK and GIVECLOCK decide in the seed's order, here, before the
+ * GETCLOCK and GIVECLOCK decide in MPE IV's order, here, before the
  * clock unit acts.  GETCLOCK: a caller naming a collector is a first-time
  * user (invalid collector 4, clock in use 2); one naming none must own
  * the clock (9).  An interval of 0 initialises and needs a collector (4).
  * Otherwise the rate may not be reset while the clock ticks (10), must be
  * 5..1000 ms (3), and GETINTRATE grants it.  A failed call changes
- * nothing: the seed's release of the clock when an owner initialises
+ * nothing: MPE IV's release of the clock when an owner initialises
  * without a collector is not reproduced.
  */
 #include <linux/meas.h>

@@ -192,7 +192,7 @@ bool meas_custom_update_class_ok(s64 class)
  * @index: out: the item among the items of the class
  * @kind: out: its definition among the kinds of the class
  *
- * The seed's order: subclass, entry, item.
+ * MPE IV's order: subclass, entry, item.
  *
  * Return: MEAS_UPDATE_OK, MEAS_UPDATE_BADSUBCLASS, MEAS_UPDATE_BADENTRY
  * or MEAS_UPDATE_BADITEM.

@@ -5,7 +5,7 @@
  * interval asked for is granted as the largest divisor of 100 ms, times a
  * quotient, that lies within a tolerance of it: 5 ms below 60 ms, a tenth
  * of the interval from 60 ms on.  A few short intervals are fixed by
- * table.  Linux timers could honour any interval; granting the seed's
+ * table.  Linux timers could honour any interval; granting MPE IV's
  * keeps the intervals, and so the sampled data, comparable with MPE's.
  */
 #include <linux/meas.h>

@@ -155,7 +155,9 @@ u64 meas_layout_entry(const struct meas_sub_view *view, u64 entry)
  * @count: wordcount
  * @buflen: bytes of the caller's buffer
  *
- * The order is the seed's: startingitem, then wordcount, then bounds.
+ * The order is MPE IV's chain: startingitem, then wordcount; the bounds
+ * check comes last and only when they passed, where MPE IV's bounds code
+ * replaces theirs (Documentation/mpe-differences.rst).
  *
  * Return: MEAS_GET_OK, MEAS_GET_BADITEM, MEAS_GET_BADCOUNT or
  * MEAS_GET_BOUNDS.

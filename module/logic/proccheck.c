@@ -16,7 +16,7 @@
  * @buflen: bytes of the caller's buffer
  * @need: out: items the call writes, or needs (MEAS_PROC_BOUNDS)
  *
- * The order is the seed's, after the pin: item, word count, bounds.
+ * The order is MPE IV's, after the pin: item, word count, bounds.
  *
  * Return: MEAS_PROC_OK, MEAS_PROC_BADITEM, MEAS_PROC_BADCOUNT or
  * MEAS_PROC_BOUNDS.

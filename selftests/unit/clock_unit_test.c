@@ -15,7 +15,7 @@
 #include "logic/clockrule.h"
 
 /*
- * GETINTRATE restated independently from the seed's description: special
+ * GETINTRATE restated independently from MPE IV's description: special
  * cases by table; otherwise the largest divisor of 100 (100, 50, 25, 20,
  * 10, 5) whose nearest multiple is close enough, where "close" means the
  * remainder below is at most the tolerance or the distance above is
@@ -68,7 +68,7 @@ TEST(intrate_every_request_5_to_1000)
 		ASSERT_LE(1, r.quotient);
 		ASSERT_LE(MEAS_CLOCK_MIN_MS, r.granted);
 		ASSERT_GE(MEAS_CLOCK_MAX_MS, r.granted);
-		/* The seed's tolerance: 5 ms below 60 ms, else a tenth. */
+		/* MPE IV's tolerance: 5 ms below 60 ms, else a tenth. */
 		tol = ms < 60 ? 5 : ms / 10;
 		ASSERT_GE(tol, r.granted > ms ? r.granted - ms : ms - r.granted)
 			TH_LOG("request %u granted %u", ms, r.granted);
@@ -77,7 +77,7 @@ TEST(intrate_every_request_5_to_1000)
 	ASSERT_EQ(996, checked);
 }
 
-/* Values worked out by hand from the seed's procedure. */
+/* Values worked out by hand from MPE IV's procedure. */
 TEST(intrate_hand_checked)
 {
 	static const struct { unsigned int ms, granted, base, q; } v[] = {

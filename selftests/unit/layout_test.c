@@ -129,6 +129,21 @@ TEST(find_survives_corrupt_headers)
 	free(r);
 }
 
+/*
+ * A too-small buffer with a bad item or count: meas reports the item or
+ * the count, where MPE IV's bounds code (2) would win
+ * (Documentation/mpe-differences.rst).
+ */
+TEST(check_get_order_is_meas_s)
+{
+	struct meas_sub_view v = { .base = 10, .entries = 2, .entsize = 100,
+				   .ent0size = 3, .items = 100 };
+
+	EXPECT_EQ(MEAS_GET_BADITEM, meas_check_get(&v, 100, 1, 0));
+	EXPECT_EQ(MEAS_GET_BADCOUNT, meas_check_get(&v, 0, 101, 0));
+	EXPECT_EQ(MEAS_GET_BOUNDS, meas_check_get(&v, 0, 100, 0));
+}
+
 TEST(check_get_order_and_edges)
 {
 	struct meas_sub_view v = { .base = 10, .entries = 2, .entsize = 100,

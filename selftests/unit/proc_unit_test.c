@@ -140,7 +140,7 @@ TEST(include_and_exclude)
 	EXPECT_FALSE(meas_match_select(&d[2], 1, &b));
 }
 
-TEST(procstats_checks_in_seed_order)
+TEST(procstats_checks_in_mpe_order)
 {
 	u64 need = 9;
 

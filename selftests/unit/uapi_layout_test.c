@@ -355,6 +355,17 @@ MEAS_SIZE(meas_trec_lost, 24);
 MEAS_OFFSET(meas_trec_lost, h, 0);
 MEAS_OFFSET(meas_trec_lost, count, 16);
 
+/*
+ * Header words whose places differ from MPE IV's on purpose
+ * (Documentation/mpe-differences.rst): moving one is an ABI change.
+ */
+_Static_assert(MEAS_P0_ENTRY_SIZE == 0 && MEAS_P0_ENTRIES == 1 &&
+	       MEAS_P0_ENT0_SIZE == 2 && MEAS_P0_STARTED == 3 &&
+	       MEAS_P0_KERNEL_VERSION == 4 && MEAS_P0_MEM_USED == 5 &&
+	       MEAS_P0_MEM_AVAILABLE == 6, "class 15 entry 0");
+_Static_assert(MEAS_IO_H_NEXT == 0 && MEAS_IO_H_CAPACITY == 1 &&
+	       MEAS_IO_H_TOTAL == 2, "class 14 entry 0");
+
 static const unsigned int ioctls[] = {
 	MEAS_IOC_START, MEAS_IOC_STOP, MEAS_IOC_GET, MEAS_IOC_INFO,
 	MEAS_IOC_IOTRACE_READ,

@@ -56,7 +56,7 @@
 						 * ticking (GIVECLOCK(0) first)
 						 */
 
-/* GIVECLOCK results: the condition codes of the seed. */
+/* GIVECLOCK results: the condition codes of MPE IV. */
 #define MEAS_GIVECLOCK_OK		0	/* CCE: 0 */
 #define MEAS_GIVECLOCK_NOTOWNER		1	/* CCG: EACCES, not the owner */
 #define MEAS_GIVECLOCK_BADCOLLECTOR	2	/* CCL: EINVAL, not the owner's

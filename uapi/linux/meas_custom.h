@@ -127,7 +127,7 @@ struct meas_define {
  * @flags: MEAS_UPDATE_* bits
  * @class: class number (a user-defined class)
  * @subclass: subclass number
- * @entry: entry number, 1..entries (the seed's subclassentry)
+ * @entry: entry number, 1..entries (MPE IV's subclassentry)
  * @startingitem: item within the entry, 0..items-1
  * @valuechange: added to the item, or with MEAS_UPDATE_NEWVALUE its new
  *	value (two's complement: a negative value subtracts)

@@ -158,7 +158,7 @@ struct meas_procstats {
 #define MEAS_PROCSTATS_SIZE_VER0	88
 
 /*
- * GETPROCSTATS result codes, the seed's, in the order they are checked.
+ * GETPROCSTATS result codes, MPE IV's, in the order they are checked.
  * FGETPROCSTATS (MEAS_PROCSTATS_FAST) returns 0 and copies what lies
  * inside the entry and the buffer.
  */
