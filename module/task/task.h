@@ -15,6 +15,7 @@
 #define _MEAS_TASK_H
 
 #include <linux/types.h>
+#include <linux/bitmap.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -75,6 +76,21 @@ enum {
 	MEAS_TASK_EXEC_CB,	/* exec_cb is queued */
 };
 
+/*
+ * A pending scan of the mappings, queued on the thread that changed them
+ * (task_work).  The probe that queues it may not allocate: on PREEMPT_RT
+ * the slab allocator takes sleeping locks, and tracepoint probes run with
+ * preemption disabled.  So each measurement has MEAS_TASK_MAP_CBS of them,
+ * claimed with a bit each; with none free the change counts as an object
+ * dropped, as an allocation failure would.
+ */
+#define MEAS_TASK_MAP_CBS	32
+
+struct meas_task_cb {
+	struct callback_head head;
+	struct meas_task *m;
+};
+
 struct meas_task {
 	struct hlist_node hnode;	/* task_hash, RCU */
 	struct list_head list;		/* task_list, under task_mutex */
@@ -106,6 +122,8 @@ struct meas_task {
 	atomic64_t objects_dropped;
 	bool closed;			/* under vmlock: nothing more recorded */
 	struct callback_head exec_cb;	/* at most one exec is pending */
+	struct meas_task_cb map_cb[MEAS_TASK_MAP_CBS];
+	DECLARE_BITMAP(map_cb_used, MEAS_TASK_MAP_CBS);
 
 	/* the file, written by one writer at a time */
 	struct mutex wlock;

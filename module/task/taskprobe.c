@@ -154,11 +154,6 @@ u64 meas_taskprobe_release_events(struct meas_task *m)
 
 /* ---- task_work callbacks -------------------------------------------- */
 
-struct task_cb {
-	struct callback_head head;
-	struct meas_task *m;
-};
-
 static void cb_done(struct meas_task *m)
 {
 	meas_task_put(m);
@@ -185,17 +180,35 @@ static bool cb_queue(struct meas_task *m, struct callback_head *head,
 	return false;
 }
 
+/* A free meas_task.map_cb, or NULL: lock-free, for the probes. */
+static struct meas_task_cb *cb_claim(struct meas_task *m)
+{
+	unsigned int i;
+
+	for_each_clear_bit(i, m->map_cb_used, MEAS_TASK_MAP_CBS)
+		if (!test_and_set_bit(i, m->map_cb_used)) {
+			m->map_cb[i].m = m;
+			return &m->map_cb[i];
+		}
+	return NULL;
+}
+
+static void cb_release(struct meas_task_cb *cb)
+{
+	clear_bit(cb - cb->m->map_cb, cb->m->map_cb_used);
+}
+
 static void cb_mappings(struct callback_head *head)
 {
-	struct task_cb *cb = container_of(head, struct task_cb, head);
+	struct meas_task_cb *cb = container_of(head, struct meas_task_cb, head);
 	struct meas_task *m = cb->m;
 
-	kfree(cb);
 	mutex_lock(&m->vmlock);
 	if (!m->closed && current->mm && current->mm == m->mm)
 		meas_taskload_changed(m, current->mm);
 	mutex_unlock(&m->vmlock);
-	cb_done(m);
+	cb_release(cb);
+	cb_done(m);	/* may free m: last */
 }
 
 /* The program changed: the old one's mappings, then the new one's. */
@@ -286,8 +299,8 @@ static bool vm_syscall(long nr)
 
 static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
+	struct meas_task_cb *cb;
 	struct meas_task *m;
-	struct task_cb *cb;
 
 	if (IS_ERR_VALUE(ret) || in_compat_syscall() ||
 	    !vm_syscall(syscall_get_nr(current, regs)))
@@ -295,11 +308,10 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	rcu_read_lock();
 	m = probe_find();
 	if (m && m->load_info == MEAS_TASK_LOAD_DETAILED) {
-		cb = kmalloc(sizeof(*cb), GFP_ATOMIC);
+		cb = cb_claim(m);
 		if (cb) {
-			cb->m = m;
 			if (!cb_queue(m, &cb->head, cb_mappings))
-				kfree(cb);
+				cb_release(cb);
 		} else {
 			/* the next change or the end will show it */
 			atomic64_inc(&m->objects_dropped);
