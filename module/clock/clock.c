@@ -37,6 +37,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/meas.h>
+#include "core/compat.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
 #include "clock.h"
@@ -452,8 +453,8 @@ int meas_clock_init(void)
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *t = &per_cpu(clock_cpus, cpu).timer;
 
-		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		t->function = clock_tick;
+		meas_hrtimer_setup(t, clock_tick, CLOCK_MONOTONIC,
+				   HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	state = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
 					  "meas/clock:online",

@@ -16,6 +16,7 @@
 #include <linux/bio.h>
 #include <linux/fdtable.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 
 /* task_struct.state became __state in 5.14. */
 #ifdef MEAS_HAVE_TASK_STATE_UNDERSCORE
@@ -41,6 +42,60 @@
 			 struct task_struct *next)			\
 	{ fn(data, preempt, prev, next, meas_task_state(prev)); }
 #endif
+
+/*
+ * sched_process_exit passes group_dead (whether the process ends with
+ * this thread) since 6.16; the probes take the task only.
+ */
+#ifdef MEAS_HAVE_EXIT_GROUP_DEAD
+#define MEAS_EXIT_PROBE(name, fn)					\
+	static void name(void *data, struct task_struct *p, bool group_dead) \
+	{ fn(data, p); }
+#else
+#define MEAS_EXIT_PROBE(name, fn)					\
+	static void name(void *data, struct task_struct *p)		\
+	{ fn(data, p); }
+#endif
+
+/* ---- hrtimers ---------------------------------------------------------- */
+/*
+ * hrtimer_setup() (6.13) takes the callback with the clock and mode;
+ * hrtimer_init() went in 6.15.
+ */
+#ifdef MEAS_HAVE_HRTIMER_SETUP
+#define meas_hrtimer_setup(t, fn, clock, mode)	hrtimer_setup(t, fn, clock, mode)
+#else
+static inline void meas_hrtimer_setup(struct hrtimer *t,
+				      enum hrtimer_restart (*fn)(struct hrtimer *),
+				      clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+}
+#endif
+
+/*
+ * The callback of every hrtimer sleeper (hrtimer_wakeup(), not exported),
+ * which the probes of hrtimer_expire_entry recognise sleepers by: read
+ * from a sleeper set up on the stack and never started.  Only
+ * hrtimer_setup_sleeper_on_stack() (6.13) is left in the newest kernels.
+ */
+typedef enum hrtimer_restart (*meas_hrtimer_fn)(struct hrtimer *);
+
+static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
+{
+	struct hrtimer_sleeper sl;
+	meas_hrtimer_fn fn;
+
+#ifdef MEAS_HAVE_HRTIMER_SETUP_SLEEPER
+	hrtimer_setup_sleeper_on_stack(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init_sleeper_on_stack(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#endif
+	fn = sl.timer.function;
+	destroy_hrtimer_on_stack(&sl.timer);
+	return fn;
+}
 
 /* vm_flags became read-only with setters in 6.3. */
 #ifdef MEAS_HAVE_VM_FLAGS_CLEAR

@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include <linux/printk.h>
 #include <linux/meas.h>
+#include "compat.h"
 #include "tp.h"
 #include "inject.h"
 
@@ -22,11 +23,7 @@ static enum hrtimer_restart (*tp_sleeper_fn)(struct hrtimer *);
 /* Find the sleeper callback, once, at module load. */
 void meas_tp_init(void)
 {
-	/* Not on the stack: it is never started, only read. */
-	static struct hrtimer_sleeper sl;
-
-	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	tp_sleeper_fn = sl.timer.function;
+	tp_sleeper_fn = meas_hrtimer_sleeper_fn();
 }
 
 /**

@@ -32,6 +32,7 @@
 #include <linux/string.h>
 #include <linux/atomic.h>
 #include "meas_api.h"
+#include "core/compat.h"
 
 #define EX_SUB_EVENTS	0
 #define EX_SUB_CPU	1
@@ -173,8 +174,8 @@ static int __init example_init(void)
 	err = tracepoint_probe_register(example_tp, example_probe_exec, NULL);
 	if (err)
 		goto remove_class;
-	hrtimer_init(&example_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	example_timer.function = example_tick;
+	meas_hrtimer_setup(&example_timer, example_tick, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL_HARD);
 	hrtimer_start(&example_timer, ns_to_ktime((u64)tick_us * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_HARD);
 	return 0;

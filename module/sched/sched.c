@@ -137,6 +137,8 @@ static void probe_exit(void *data, struct task_struct *p)
 	this_cpu_inc(sched_cpus->item[MEAS_C0_EXITS]);
 }
 
+MEAS_EXIT_PROBE(probe_exit_tp, probe_exit)
+
 static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
 	this_cpu_inc(sched_cpus->item[MEAS_C0_MIGRATIONS]);
@@ -163,7 +165,7 @@ static struct meas_tp sched_tps[] = {
 	{ "sched_wakeup_new",		probe_wakeup_new,	true },
 	{ "sched_process_fork",		probe_fork,		true },
 	{ "sched_process_exec",		probe_exec,		true },
-	{ "sched_process_exit",		probe_exit,		true },
+	{ "sched_process_exit",		probe_exit_tp,		true },
 	{ "sched_migrate_task",		probe_migrate,		false },
 	{ "contention_begin",		probe_contention,	false },
 	{ "hrtimer_expire_entry",	probe_hrtimer_expire,	false },

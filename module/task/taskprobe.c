@@ -31,6 +31,7 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include <linux/meas.h>
+#include "core/compat.h"
 #include "core/ctl.h"
 #include "core/tp.h"
 #include "task.h"
@@ -349,13 +350,15 @@ static void probe_exit(void *data, struct task_struct *p)
 	rcu_read_unlock();
 }
 
+MEAS_EXIT_PROBE(probe_exit_tp, probe_exit)
+
 /* ---- registration ---------------------------------------------------- */
 
 enum { TP_EXEC, TP_EXIT, TP_ENTER, TP_SYSEXIT, TP_N };
 
 static struct meas_tp task_tps[TP_N] = {
 	[TP_EXEC] = { "sched_process_exec", probe_exec, true },
-	[TP_EXIT] = { "sched_process_exit", probe_exit, true },
+	[TP_EXIT] = { "sched_process_exit", probe_exit_tp, true },
 	[TP_ENTER] = { "sys_enter", probe_sys_enter, true },
 	[TP_SYSEXIT] = { "sys_exit", probe_sys_exit, true },
 };
