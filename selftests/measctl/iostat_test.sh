@@ -46,7 +46,8 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/out" "$1"
 }
 
 # Reads of nullb0 in the background until stop_reads; returns once the
-# first have completed (a debug kernel takes a while to start dd).
+# first have completed (a debug kernel, or TCG on a loaded host, takes a
+# while to start dd: up to 60 s).
 reads() {
 	r0=$(awk '{print $1}' /sys/block/nullb0/stat)
 	( while :; do
@@ -56,7 +57,7 @@ reads() {
 	rpid=$!
 	i=0
 	while [ "$(awk '{print $1}' /sys/block/nullb0/stat)" = "$r0" ] &&
-	      [ $i -lt 100 ]; do
+	      [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
