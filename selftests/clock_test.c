@@ -833,7 +833,16 @@ TEST_F(clock, overrun_counted_not_silent)
 	self->bfd = g.fd;
 	ASSERT_EQ(0, meas_clockbuf_map(g.fd, &m));
 	EXPECT_EQ(16, m.head->ring_records);
-	sleep_ms(500);
+	/*
+	 * Until each ring has been written more than 40 times (200 ms at
+	 * 5 ms a tick; a loaded TCG host may need much longer: at most 60 s).
+	 */
+	for (i = 0; i < 600; i++) {
+		sleep_ms(100);
+		if (meas_clockbuf_head_of(&m, 0) > 40 &&
+		    meas_clockbuf_head_of(&m, 1) > 40)
+			break;
+	}
 	ASSERT_EQ(0, meas_giveclock(self->a, 0, NULL));
 	n = drain(g.fd, recs, sizeof(*recs), MAX_PC);
 	for (i = 0; i < n; i++)

@@ -1172,7 +1172,12 @@ TEST_F(proc, reused_pid_starts_afresh)
 	EXPECT_EQ(0, child_finish(&c));
 	ASSERT_EQ(0, entry_of(self->fd, pid, a));
 	EXPECT_EQ(MEAS_PSTATE_EXITED, a[MEAS_P_STATE]);
-	EXPECT_LT(100, a[MEAS_P_LAUNCHES]);
+	/*
+	 * About 100: a nanosleep whose timer expires before the sleeper
+	 * gets to schedule() does not switch (seen under TCG on a loaded
+	 * host: exactly 100); the new process below has fewer than 20.
+	 */
+	EXPECT_LT(50, a[MEAS_P_LAUNCHES]);
 	/* The next fork gets the same PID. */
 	fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
 	ASSERT_LE(0, fd);
