@@ -9,7 +9,7 @@
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
 #                          [--log FILE] [--disk FILE] [--modules DIR]
 #                          [--root DIR] [--hostfwd HOSTPORT:GUESTPORT]...
-#                          -- CMD [ARGS...]
+#                          [--copy PATH]... -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
 #                   defaults to the kernel the Makefile builds for,
@@ -43,6 +43,14 @@
 #                   installs the packages.  The virtio/9p modules are taken
 #                   from DIR/lib/modules; DIR must have the repository's
 #                   path as a directory (it is mounted there).
+#   --copy PATH     for a kernel without 9p (Debian's cloud flavours): the
+#                   guest cannot mount the host root, so its root is a
+#                   tmpfs holding bash, busybox, guest.sh and each PATH
+#                   (a file or directory of the repository, relative to
+#                   it, or an absolute host path), with the libraries of
+#                   every ELF program among them; /lib/modules is empty
+#                   there.  Repeatable; ignored for kernels with 9p, so
+#                   one command line serves every kernel.
 #
 # Environment:
 #   KVER            kernel version to boot (overrides auto-detection)
@@ -105,6 +113,7 @@ disk=""
 moddir=""
 rootdir=/
 hostfwd=""
+copies=()
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -129,6 +138,8 @@ while [ $# -gt 0 ]; do
 	--modules=*) moddir=${1#*=}; shift ;;
 	--root) [ $# -ge 2 ] || usage; rootdir=$2; shift 2 ;;
 	--root=*) rootdir=${1#*=}; shift ;;
+	--copy) [ $# -ge 2 ] || usage; copies+=("$2"); shift 2 ;;
+	--copy=*) copies+=("${1#*=}"); shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -241,8 +252,14 @@ while read -r m; do
 done </modules/order
 
 mkdir -p /newroot
-mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
-	hostroot /newroot || fail "cannot mount the host root over 9p"
+if [ -d /hostroot ]; then
+	# No 9p in this kernel: run-vm.sh --copy put the root in /hostroot.
+	mount -t tmpfs -o mode=0755 tmpfs /newroot || fail "tmpfs on /newroot"
+	cp -a /hostroot/. /newroot/ || fail "cannot copy the root"
+else
+	mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
+		hostroot /newroot || fail "cannot mount the host root over 9p"
+fi
 
 R=/newroot
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $R/tmp || fail "tmpfs on /tmp"
@@ -264,8 +281,9 @@ busybox ip link set lo up 2>/dev/null
 # clone under /tmp (as CI may make) would be hidden by the tmpfs otherwise.
 read -r REPO </meas/repo
 mkdir -p "$R$REPO" 2>/dev/null
-mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
-	repo "$R$REPO" || fail "cannot mount the repository over 9p"
+[ -d /hostroot ] ||
+	mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
+		repo "$R$REPO" || fail "cannot mount the repository over 9p"
 
 # run-vm.sh --modules: the kernel's modules, over a third export, on a
 # tmpfs on /lib/modules (the host root is read-only).
@@ -290,12 +308,23 @@ EOF
 modprobe_d=()
 [ "$rootdir" = / ] || modprobe_d=(-d "$rootdir")
 [ -z "$moddir" ] || modprobe_d=(-d "$modroot")
-modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
-	modprobe "${modprobe_d[@]}" -S "$kver" --show-depends "$m" ||
-		die "modprobe -S $kver cannot resolve $m"
-done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
-[ -n "$modlist" ] || [ -n "$moddir" ] ||
-	die "no modules found for virtio/9p in /lib/modules/$kver"
+# Without 9p (Debian's cloud flavours) the root is copied (--copy).
+self_contained=0
+if ! modprobe "${modprobe_d[@]}" -S "$kver" --show-depends 9p >/dev/null 2>&1; then
+	self_contained=1
+	[ ${#copies[@]} -gt 0 ] ||
+		die "kernel $kver has no 9p: the host root cannot be mounted; give --copy"
+fi
+if [ "$self_contained" = 0 ]; then
+	modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
+		modprobe "${modprobe_d[@]}" -S "$kver" --show-depends "$m" ||
+			die "modprobe -S $kver cannot resolve $m"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
+	[ -n "$modlist" ] || [ -n "$moddir" ] ||
+		die "no modules found for virtio/9p in /lib/modules/$kver"
+else
+	modlist=""
+fi
 
 cache=${MEAS_VM_CACHE:-/tmp/meas-vm}
 mkdir -p "$cache"
@@ -411,6 +440,47 @@ if [ "${MEAS_VM_PVH:-1}" != 0 ] && is_bzimage "$kernel"; then
 	[ -s "$vmlinux" ] && boot_image=$vmlinux
 fi
 
+# --- the root of a kernel without 9p (--copy) -----------------------------
+
+# Copy host path $1 to the same path under $root, dereferencing symlinks.
+stage_path() {
+	local src=$1
+	mkdir -p "$root$(dirname "$src")"
+	cp -rL "$src" "$root$src"
+}
+# The shared libraries of ELF program $1 (ldd's absolute paths).
+elf_libs() {
+	ldd "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }'
+}
+# $1: a minimal root for guest.sh and CMD: busybox (every applet), bash,
+# the repository's guest.sh and the --copy paths with their libraries.
+stage_root() {
+	local root=$1 p f a
+	local paths=("$(command -v bash)" "$repo/selftests/vm/guest.sh")
+	mkdir -p "$root"/{bin,dev,proc,sys,tmp,run,var/tmp,lib/modules}
+	cp "$busybox_bin" "$root/bin/busybox"
+	for a in $("$busybox_bin" --list); do
+		[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+	done
+	for p in "${copies[@]}"; do
+		case "$p" in /*) ;; *) p=$repo/$p ;; esac
+		[ -e "$p" ] || die "--copy: no such file: $p"
+		paths+=("$(realpath -s "$p")")
+	done
+	for p in "${paths[@]}"; do
+		stage_path "$p"
+		while IFS= read -r f; do
+			if [ "$(od -An -c -N 4 "$f" | tr -d ' ')" = '177ELF' ]; then
+				for a in $(elf_libs "$f"); do
+					[ -e "$root$a" ] || stage_path "$a"
+				done
+			fi
+		done < <(find "$p" -type f)
+	done
+	# bash as /bin/bash and /bin/sh would be busybox: keep busybox sh.
+	[ -e "$root/bin/bash" ] || ln -s "$(command -v bash)" "$root/bin/bash"
+}
+
 # --- per-run data ---------------------------------------------------------
 
 rd=$workdir/rundata
@@ -434,7 +504,9 @@ esac
 		printf 'export %s=%q\n' "$var" "${!var}"
 	done < <(compgen -e | grep '^MEAS_' || true)
 } >"$rd/meas/env"
-(cd "$rd" && find meas | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$workdir/run.cpio"
+[ "$self_contained" = 0 ] || stage_root "$rd/hostroot"
+(cd "$rd" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio --quiet -o -H newc -R 0:0) >"$workdir/run.cpio"
 cat "$base_cpio" "$workdir/run.cpio" >"$workdir/initrd"
 
 # --- run ------------------------------------------------------------------
@@ -457,6 +529,9 @@ cmdline="console=ttyS0 printk.time=1 loglevel=4 panic_on_warn=1 panic=-1 oops=pa
 # A stalled CPU ends the run at once instead of at the wall-clock limit.
 cmdline+=" sysctl.kernel.panic_on_rcu_stall=1 sysctl.kernel.hung_task_panic=1"
 cmdline+=" rdinit=/init"
+# Under TCG on a loaded host the IO-APIC timer check can fail, and 6.12
+# then panics ("IO-APIC + timer doesn't work"); QEMU's timer is fine.
+cmdline+=" no_timer_check"
 # The bzImage real-mode setup code would print "Probing EDD..." otherwise.
 [ "$boot_image" = "$kernel" ] && cmdline+=" edd=off"
 [ -n "$append" ] && cmdline+=" $append"
