@@ -6,8 +6,11 @@
 #   make deps       install the Debian packages build, run and test need
 #   make deps-matrix and the six kernels of the test matrix
 #   make build-matrix build meas.ko for each kernel of the matrix (W=1, sparse)
+#   make check-matrix and test it in each: the whole suite in 6.12 generic
+#                   and 6.12 rt, the smoke set in the others, a summary table
 #   make check      unit tests on the host, selftests in the test VM (the
-#                   test build, MEAS_TEST=1), check-shipped, pkgtest
+#                   test build, MEAS_TEST=1), check-shipped, pkgtest,
+#                   check-matrix
 #   make MEAS_TEST=1 the test build: meas.ko with its fault-injection
 #                   parameters (module/core/inject.c), which the VM tests use
 #   make check-shipped the default build, as packages ship it, made apart:
@@ -58,7 +61,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-debug check-pictures check-shipped unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-matrix check-debug check-pictures check-shipped unit vmtest \
 	demo bench sparse checkpatch clean man deb install uninstall pkgtest check-install \
 	check-version check-prometheus
 
@@ -67,12 +70,15 @@ all: module tools
 KDIR_CHECK = @test -n "$(KVER)" -a -d "$(KDIR)" || \
 	{ echo "no kernel build directory '$(KDIR)' for '$(KVER)': run 'make deps' or set KVER=" >&2; exit 1; }
 
-# Objects built for another kernel are cleaned first: Kbuild would not
-# notice a change of flavour of the same version.
+# Objects built for another kernel are removed first: Kbuild would not
+# notice a change of flavour of the same version.  Only module/'s (Kbuild's
+# clean would also delete every object and .ko under build/ and tools/).
 module:
 	$(KDIR_CHECK)
 	@mkdir -p $(BUILD); test "$$(cat $(BUILD)/module.kdir 2>/dev/null)" = "$(KDIR)" || \
-		{ $(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null; echo "$(KDIR)" >$(BUILD)/module.kdir; }
+		{ find module \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+			-o -name '.*.cmd' -o -name '*.o.d' -o -name modules.order \) -delete; \
+		rm -f Module.symvers modules.order; echo "$(KDIR)" >$(BUILD)/module.kdir; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 $(MEAS_TEST_FLAG) modules
 
 tools:
@@ -100,6 +106,11 @@ build-matrix: deps-matrix
 	@test -n "$(MATRIX_KVERS)" || { echo "no kernel of the matrix installed" >&2; exit 1; }
 	set -e; for k in $(MATRIX_KVERS); do MAKE="$(MAKE)" scripts/build-kernel.sh $$k $(MATRIX)/$$k MEAS_TEST=1; done
 
+# The matrix in the VM: each kernel built (build-matrix's way) and tested,
+# the whole suite or the smoke set (selftests/vm/matrix.sh), and a table.
+check-matrix: deps-matrix tools
+	$(MAKE) -C selftests vmtest-matrix MATRIX_DIR=$(MATRIX) MATRIX_KVERS="$(MATRIX_KVERS)"
+
 unit:
 	$(MAKE) -C selftests unit
 
@@ -119,6 +130,7 @@ check: deps
 	$(MAKE) check-prometheus
 	$(MAKE) MEAS_TEST=1 check-pictures
 	$(MAKE) pkgtest
+	$(MAKE) check-matrix
 
 # meas-exporter in the test VM scraped by a real Prometheus on the host,
 # with the meas.ko and tools already built (about 2 minutes)

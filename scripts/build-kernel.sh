@@ -29,12 +29,14 @@ out=$(cd "$out" && pwd -P)
 	--exclude=modules.order --exclude=Module.symvers \
 	VERSION Kbuild module uapi) | tar -xf - -C "$out"
 log=$out/build.log
-if ! ${MAKE:-make} -C "$kdir" M="$out" W=1 C=2 "$@" modules >"$log" 2>&1; then
+# Two jobs: the machines have two cores (MEAS_BUILD_JOBS changes it).
+if ! ${MAKE:-make} -j"${MEAS_BUILD_JOBS:-2}" -C "$kdir" M="$out" W=1 C=2 "$@" modules >"$log" 2>&1; then
 	grep -E 'error|warning' "$log" | head -n 40 >&2
 	echo "build-kernel: $kver: the build failed (see $log)" >&2
 	exit 1
 fi
-if grep -E '(warning|error):' "$log" >&2; then
+# The compiler's and sparse's file:line: diagnostics, and modpost's.
+if grep -E ':[0-9]+:([0-9]+:)? (warning|error):|WARNING: modpost' "$log" >&2; then
 	echo "build-kernel: $kver: warnings (W=1 or sparse), see $log" >&2
 	exit 1
 fi
