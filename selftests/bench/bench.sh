@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test VM: the context-switch ping-pong with meas not
-# loaded against class 0 enabled, alternated, medians and their ratio.
+# loaded against class 0 enabled, alternated, medians and their ratio;
+# then the other benchmarks.  MEAS_BENCH_SET chooses among pingpong,
+# clock, proc, fio, task and exporter (default: all of them).
 #   selftests/bench/bench.sh BUILD_DIR
 set -eu
 out=${1:?usage: bench.sh BUILD_DIR}
@@ -10,7 +12,13 @@ pp="$out/pingpong"
 n=${MEAS_BENCH_ROUNDS:-50000}
 reps=${MEAS_BENCH_REPS:-7}
 
+set=" ${MEAS_BENCH_SET:-pingpong clock proc fio task exporter} "
+want() { case "$set" in *" $1 "*) return 0 ;; esac; return 1; }
+
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+uname -r
+if want pingpong; then
 
 # The first run warms QEMU's translation cache: discard it.
 "$pp" -n "$n" >/dev/null
@@ -28,18 +36,19 @@ meas=$(median </tmp/meas)
 echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/base))"
 echo "pingpong round trips/s, class 0 enabled:   $meas (runs: $(tr '\n' ' ' </tmp/meas))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+fi
 
 # the shared clock: a CPU-bound loop with the clock ticking every 5 ms
-selftests/bench/clock_bench.sh "$out"
+if want clock; then selftests/bench/clock_bench.sh "$out"; fi
 
 # class 15: reading 1000 processes against /proc; ping-pong with class 15
-selftests/bench/proc_bench.sh "$out"
+if want proc; then selftests/bench/proc_bench.sh "$out"; fi
 
 # disks and class 14: fio random reads on null_blk, classes 0 and 14
-selftests/bench/fio_bench.sh "$out"
+if want fio; then selftests/bench/fio_bench.sh "$out"; fi
 
 # task measurement: 1 ms samples and SVC statistics against unmeasured
-selftests/bench/task_bench.sh "$out"
+if want task; then selftests/bench/task_bench.sh "$out"; fi
 
 # meas-exporter against node_exporter: CPU time per scrape
-selftests/bench/exporter_bench.sh "$out"
+if want exporter; then selftests/bench/exporter_bench.sh "$out"; fi

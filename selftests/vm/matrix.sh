@@ -19,7 +19,8 @@
 # by default the 6.12 generic and 6.12 PREEMPT_RT kernels.  The cloud
 # flavours have no 9p: their guest root is a copy (run-vm.sh --copy).
 # MEAS_MATRIX_JOBS VMs run at a time (default 2: one per core, as TCG
-# runs a guest on one thread).  Logs: MATRIX_DIR/KVER/{build,vm}.log.
+# runs a guest on one thread); a lane starts as soon as its kernel is
+# built, the full lanes first.  Logs: MATRIX_DIR/KVER/{build,vm}.log.
 # Exit status 1 if any build or lane failed.
 set -uo pipefail
 
@@ -67,29 +68,13 @@ run_lane() {
 	esac
 }
 
-declare -A build_ok lane secs vmrc
+declare -A build_ok lane secs
 start_all=$(date +%s)
 
-# The builds first, one after the other (each uses both cores).
-for k in "$@"; do
-	lane[$k]=$(lane_of "$k")
-	t=$(date +%s)
-	if MAKE=${MAKE:-make} scripts/build-kernel.sh "$k" "$mdir/$k" MEAS_TEST=1; then
-		build_ok[$k]=ok
-	else
-		build_ok[$k]=FAIL
-	fi
-	secs[$k]=$(($(date +%s) - t))
-done
-
-# The lanes, $jobs VMs at a time, the longest (full) first.
-order=()
-for l in full smoke; do
-	for k in "$@"; do
-		[ "${lane[$k]}" = "$l" ] && [ "${build_ok[$k]}" = ok ] && order+=("$k")
-	done
-done
-for k in "${order[@]}"; do
+# Run lane $2 of kernel $1 in the background, its status and seconds in
+# lane.result; at most $jobs at a time.
+start_lane() {
+	local k=$1
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 		wait -n
 	done
@@ -100,6 +85,26 @@ for k in "${order[@]}"; do
 		rc=$?
 		echo "$rc $(($(date +%s) - t))" >"$mdir/$k/lane.result"
 	) &
+}
+
+# The kernels of the full lanes first, the default last; each lane
+# starts as soon as its kernel is built, while the next one builds.
+order=()
+for l in full smoke default; do
+	for k in "$@"; do
+		[ "$(lane_of "$k")" = "$l" ] && order+=("$k")
+	done
+done
+for k in "${order[@]}"; do
+	lane[$k]=$(lane_of "$k")
+	t=$(date +%s)
+	if MAKE=${MAKE:-make} scripts/build-kernel.sh "$k" "$mdir/$k" MEAS_TEST=1; then
+		build_ok[$k]=ok
+	else
+		build_ok[$k]=FAIL
+	fi
+	secs[$k]=$(($(date +%s) - t))
+	[ "${build_ok[$k]}" = ok ] && [ "${lane[$k]}" != default ] && start_lane "$k"
 done
 wait
 
