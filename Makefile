@@ -20,7 +20,8 @@
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
-#   make bench      context-switch benchmark in the VM
+#   make bench      the benchmarks in the VM: time ratios and instructions
+#                   per event (Documentation/performance.rst)
 #   make sparse     sparse on every file of the module (C=2)
 #   make checkpatch checkpatch --strict on the kernel sources
 #   make man        the man pages measctl(8) and meas(4), from Documentation/

@@ -36,6 +36,8 @@ meas=$(median </tmp/meas)
 echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/base))"
 echo "pingpong round trips/s, class 0 enabled:   $meas (runs: $(tr '\n' ' ' </tmp/meas))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+# for the table of make bench (selftests/bench/insn_table.sh)
+awk -v b="$base" -v m="$meas" 'BEGIN { printf "BENCH-RATIO pingpong 0 %.3f\n", m / b }'
 fi
 
 # the shared clock: a CPU-bound loop with the clock ticking every 5 ms

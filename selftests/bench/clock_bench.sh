@@ -96,3 +96,5 @@ pair=$(median </tmp/cb.pair)
 echo "call stacks / program counters, pair by pair: $(tr '\n' ' ' </tmp/cb.pair)"
 awk -v r="$pair" 'BEGIN { printf "call stacks against program counters only: median ratio %.3f, %.1f points\n", r, (1 - r) * 100 }'
 awk -v b="$base" -v m="$snap" 'BEGIN { printf "ratio snapshots/clock free:  %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+awk -v b="$base" -v m="$pc" 'BEGIN { printf "BENCH-RATIO sampler pc %.3f\n", m / b }'
+awk -v b="$base" -v m="$snap" 'BEGIN { printf "BENCH-RATIO sampler snap %.3f\n", m / b }'

@@ -50,3 +50,4 @@ meas=$(median </tmp/fio.meas)
 echo "fio 4k randread IOPS on null_blk, module not loaded:     $base (runs: $(tr '\n' ' ' </tmp/fio.base))"
 echo "fio 4k randread IOPS on null_blk, classes 0, 14 enabled: $meas (runs: $(tr '\n' ' ' </tmp/fio.meas))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+awk -v b="$base" -v m="$meas" 'BEGIN { printf "BENCH-RATIO fio 0+14 %.3f\n", m / b }'

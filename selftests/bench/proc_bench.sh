@@ -39,3 +39,4 @@ p15=$(median </tmp/p15)
 echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/pbase))"
 echo "pingpong round trips/s, class 15 enabled:  $p15 (runs: $(tr '\n' ' ' </tmp/p15))"
 awk -v b="$base" -v m="$p15" 'BEGIN { printf "ratio class 15 enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+awk -v b="$base" -v m="$p15" 'BEGIN { printf "BENCH-RATIO pingpong 15 %.3f\n", m / b }'

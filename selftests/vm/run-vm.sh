@@ -9,7 +9,8 @@
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
 #                          [--log FILE] [--disk FILE] [--modules DIR]
 #                          [--root DIR] [--hostfwd HOSTPORT:GUESTPORT]...
-#                          [--copy PATH]... -- CMD [ARGS...]
+#                          [--copy PATH]... [--qemu-arg ARG]...
+#                          -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
 #                   defaults to the kernel the Makefile builds for,
@@ -51,6 +52,9 @@
 #                   every ELF program among them; /lib/modules is empty
 #                   there.  Repeatable; ignored for kernels with 9p, so
 #                   one command line serves every kernel.
+#   --qemu-arg ARG  pass ARG on to qemu-system-x86_64 as it is (repeat for
+#                   each word), e.g. --qemu-arg -plugin --qemu-arg FILE.so
+#                   for the instruction-count benchmark (make bench).
 #
 # Environment:
 #   KVER            kernel version to boot (overrides auto-detection)
@@ -114,6 +118,7 @@ moddir=""
 rootdir=/
 hostfwd=""
 copies=()
+extra_qemu=()
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -140,6 +145,8 @@ while [ $# -gt 0 ]; do
 	--root=*) rootdir=${1#*=}; shift ;;
 	--copy) [ $# -ge 2 ] || usage; copies+=("$2"); shift 2 ;;
 	--copy=*) copies+=("${1#*=}"); shift ;;
+	--qemu-arg) [ $# -ge 2 ] || usage; extra_qemu+=("$2"); shift 2 ;;
+	--qemu-arg=*) extra_qemu+=("${1#*=}"); shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -569,6 +576,7 @@ if [ -n "$disk" ]; then
 	qemu+=(-drive "file=$disk,if=none,format=raw,id=disk0"
 		-device virtio-blk-pci,drive=disk0)
 fi
+qemu+=("${extra_qemu[@]}")
 
 # The console goes to our stdout (CRs stripped) and to the log file.  QEMU
 # runs in the background so that the traps can stop it.

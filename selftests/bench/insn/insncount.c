@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insncount: a QEMU TCG plugin that counts the instructions the guest
+ * executes, for the instruction-count benchmark (make bench).
+ *   qemu-system-x86_64 -plugin insncount.so,out=FILE ...
+ *
+ * The guest brackets what it measures with the marker instruction of
+ * insn_mark.c; each time a vCPU executes it, one line
+ *   VCPU TOTAL TIMER REST0 REST1 ...
+ * is appended to FILE and flushed: the instructions executed so far by
+ * all vCPUs, of those the ones executed in the local timer interrupt
+ * (entry, handlers, the softirqs run on its exit, up to the common
+ * interrupt return), which the guest names once with a second marker
+ * (insn_mark timer ENTRY RETURN).  What the timer interrupt runs depends
+ * on how much host time a run took, which a loaded host varies by tens of
+ * percent; the benchmark takes it apart so that the rest is exact), and
+ * then for each vCPU, from 0 up to the highest seen, those it executed
+ * outside the timer interrupt.  At
+ * exit a line "exit TOTAL TIMER" follows.
+ *
+ * The counters are not atomic: the benchmark runs TCG with one thread for
+ * all vCPUs (run-vm.sh's default), so no two blocks run at once.  A block
+ * left early (a fault in its middle) still counts whole; that happens at
+ * the same places in every run and cancels between the runs at N and 2N
+ * events.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <qemu/qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+/*
+ * nopl 0x5341454d(%rax): a 7-byte no-op whose displacement is "MEAS";
+ * with "MEAT" instead it is followed by movabs $ENTRY, %r11 and
+ * movabs $RETURN, %r11, the timer interrupt's addresses.
+ */
+static const unsigned char marker[] = {
+	0x0f, 0x1f, 0x80, 'M', 'E', 'A', 'S'
+};
+#define MARKER_TIMER 'T'
+#define MAX_VCPUS 64
+
+struct block {
+	uint64_t vaddr;
+	uint64_t insns;
+};
+
+static uint64_t executed, in_timer_irq;
+static uint64_t timer_entry, timer_return;
+static unsigned char in_timer[MAX_VCPUS];
+static uint64_t rest[MAX_VCPUS];
+static unsigned int vcpus_seen;
+static FILE *out;
+
+static void on_marker(unsigned int vcpu, void *udata)
+{
+	unsigned int i;
+
+	fprintf(out, "%u %" PRIu64 " %" PRIu64, vcpu, executed, in_timer_irq);
+	for (i = 0; i < vcpus_seen; i++)
+		fprintf(out, " %" PRIu64, rest[i]);
+	fputc('\n', out);
+	fflush(out);
+}
+
+/* Runs before each block: count it, and follow the timer interrupt. */
+static void on_block(unsigned int vcpu, void *udata)
+{
+	const struct block *b = udata;
+	unsigned int v = vcpu % MAX_VCPUS;
+	unsigned char *timer = &in_timer[v];
+
+	if (b->vaddr == timer_entry)
+		*timer = 1;
+	executed += b->insns;
+	if (*timer)
+		in_timer_irq += b->insns;
+	else
+		rest[v] += b->insns;
+	if (v >= vcpus_seen)
+		vcpus_seen = v + 1;
+	if (b->vaddr == timer_return)
+		*timer = 0;
+}
+
+static int is_marker(const struct qemu_plugin_insn *insn, unsigned char kind)
+{
+	const unsigned char *p = qemu_plugin_insn_data(insn);
+
+	return qemu_plugin_insn_size(insn) == sizeof(marker) &&
+	       !memcmp(p, marker, sizeof(marker) - 1) &&
+	       p[sizeof(marker) - 1] == kind;
+}
+
+/* the immediate of movabs $IMM, %r11 */
+static int movabs_r11(const struct qemu_plugin_insn *insn, uint64_t *imm)
+{
+	const unsigned char *p = qemu_plugin_insn_data(insn);
+
+	if (qemu_plugin_insn_size(insn) != 10 || p[0] != 0x49 || p[1] != 0xbb)
+		return 0;
+	memcpy(imm, p + 2, sizeof(*imm));
+	return 1;
+}
+
+static void learn_timer(struct qemu_plugin_tb *tb, size_t i, size_t n)
+{
+	uint64_t entry, ret;
+
+	if (i + 2 < n &&
+	    movabs_r11(qemu_plugin_tb_get_insn(tb, i + 1), &entry) &&
+	    movabs_r11(qemu_plugin_tb_get_insn(tb, i + 2), &ret)) {
+		timer_entry = entry;
+		timer_return = ret;
+	}
+}
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct block *b = malloc(sizeof(*b));
+
+	/* Blocks are translated again when evicted: a few MiB a run. */
+	if (!b) {
+		fprintf(stderr, "insncount: out of memory\n");
+		abort();
+	}
+	b->vaddr = qemu_plugin_tb_vaddr(tb);
+	b->insns = n;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block,
+					     QEMU_PLUGIN_CB_NO_REGS, b);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		if (is_marker(insn, marker[sizeof(marker) - 1]))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
+				QEMU_PLUGIN_CB_NO_REGS, NULL);
+		else if (is_marker(insn, MARKER_TIMER))
+			learn_timer(tb, i, n);
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
+{
+	fprintf(out, "exit %" PRIu64 " %" PRIu64 "\n", executed, in_timer_irq);
+	fclose(out);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *path = NULL;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4)) {
+			path = argv[i] + 4;
+		} else {
+			fprintf(stderr, "insncount: unknown argument %s\n", argv[i]);
+			return -1;
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "insncount: usage: -plugin insncount.so,out=FILE\n");
+		return -1;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}

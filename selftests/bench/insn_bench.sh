@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test VM, under QEMU with the insncount plugin
+# (selftests/bench/insn/): each workload at N and 2N events, each run
+# bracketed by the marker (insn_mark), so that the host can take the
+# instructions per event as (I(2N) - I(N)) / N, boot and setup cancelling.
+# After each run one line
+#   INSN-RUN WORKLOAD VARIANT REP N EVENTS SECONDS
+# tells the host (selftests/bench/insn_table.sh) what the two marker
+# counts in between belong to; EVENTS is N, or for the sampler the
+# clock ticks the loop took (every CPU, one every 5 ms), SECONDS the
+# loop's time (sampler only, "-" otherwise).  First the plugin learns
+# where the local timer interrupt starts and returns, so that it can
+# count apart what the interrupt runs.
+#   selftests/bench/insn_bench.sh BUILD_DIR
+# MEAS_INSN_REPS (default 3) repeats; MEAS_INSN_SCALE (default 1) scales
+# every N.
+set -eu
+out=${1:?usage: insn_bench.sh BUILD_DIR}
+mark="$out/insn_mark"
+reps=${MEAS_INSN_REPS:-3}
+scale=${MEAS_INSN_SCALE:-1}
+M=tools/measctl/measctl
+export MEAS_RUNDIR=/tmp/meas-insn
+
+# run WORKLOAD VARIANT REP N CMD...: one bracketed run; the command's
+# output goes to /tmp/insn.out (its first line may carry the events).
+run() {
+	w=$1 v=$2 r=$3 n=$4
+	shift 4
+	"$mark"
+	"$@" >/tmp/insn.out
+	"$mark"
+	echo "INSN-RUN $w $v $r $n $(events "$w" "$n")"
+}
+
+# the events a run had: the sampler's ticks follow from the loop's time
+events() {
+	case "$1" in
+	sampler) awk -v c="$(nproc)" '{ printf "%.0f %s", $2 / 0.005 * c, $2 }' /tmp/insn.out ;;
+	*) echo "$2 -" ;;
+	esac
+}
+
+# both sizes of one workload and variant: twice the events, same setup
+both() {
+	w=$1 v=$2 r=$3 n=$4
+	shift 4
+	run "$w" "$v" "$r" "$n" "$@" $n
+	run "$w" "$v" "$r" $((2 * n)) "$@" $((2 * n))
+}
+
+fio_n() {
+	taskset -c "$last" fio --name=randread --filename=/dev/nullb0 --direct=1 --rw=randread \
+		--bs=4k --ioengine=libaio --iodepth=32 --numjobs=1 \
+		--cpus_allowed=0 --output-format=terse --terse-version=3 \
+		--number_ios="$1"
+}
+
+# the sampler: one run of a fixed loop, with the clock free or ticking
+# (the holder started and stopped outside the bracket)
+sampler() {
+	v=$1 r=$2
+	if [ "$v" != free ]; then
+		taskset -c 0 "$out/clock_hold" -i 5 -c "$v" >/tmp/insn.hold &
+		holder=$!
+		while ! grep -q ticking /tmp/insn.hold 2>/dev/null; do
+			sleep 0.05
+		done
+	fi
+	run sampler "$v" "$r" "$spin" "$out/spin" -c "$last" -n "$spin"
+	if [ "$v" != free ]; then
+		kill "$holder"
+		wait "$holder" 2>/dev/null || true
+	fi
+}
+
+sym() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
+"$mark" timer "$(sym asm_sysvec_apic_timer_interrupt)" "$(sym error_return)"
+
+# Whether a wakeup preempts the running task depends on how long each
+# ran, which is host time: with wakeup preemption off (no other task
+# competes) the ping-pong takes the same path in every run.
+echo 1000000000 >/sys/kernel/debug/sched/wakeup_granularity_ns
+last=$(($(nproc) - 1))
+
+pp=$((10000 * scale))
+io=$((20000 * scale))
+spin=$((60000000 * scale))
+svc=$((100000 * scale))
+
+rmmod null_blk 2>/dev/null || true
+modprobe null_blk queue_mode=2 nr_devices=1 gb=4
+i=0
+while [ ! -b /dev/nullb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+
+# The first round of each warms QEMU's translation cache and the
+# guest's page cache: it is run but not reported (rep 0).
+r=0
+while [ $r -le "$reps" ]; do
+	both pingpong absent $r $pp taskset -c 0 "$out/pingpong" -n
+	both fio absent $r $io fio_n
+	insmod module/meas.ko
+	both pingpong 0 $r $pp taskset -c 0 "$out/pingpong" -e -n
+	$M start 15 >/dev/null
+	both pingpong 15 $r $pp taskset -c 0 "$out/pingpong" -n
+	both pingpong 0+15 $r $pp taskset -c 0 "$out/pingpong" -e -n
+	$M stop >/dev/null
+	$M start 0,14 >/dev/null
+	both fio 0+14 $r $io fio_n
+	$M stop >/dev/null
+	sampler free $r
+	sampler pc $r
+	sampler snap $r
+	both syscall unmeasured $r $svc taskset -c 0 "$out/task_bench" -s -n
+	both syscall svc $r $svc taskset -c 0 "$out/task_bench" -s -m -n
+	rmmod meas
+	r=$((r + 1))
+done
+rmmod null_blk

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# On the host, after the benchmark VMs: the table of make bench.
+#   selftests/bench/insn_table.sh COUNTS INSN_LOG [TIME_LOG]
+# COUNTS is the insncount plugin's file, INSN_LOG the console of the VM
+# that ran insn_bench.sh (its INSN-RUN lines say what each pair of marker
+# counts belongs to), TIME_LOG the console of the timed benchmark
+# (bench.sh; its BENCH-RATIO lines).  Per workload and variant: the
+# median over the repeats of the instructions per event, the largest
+# deviation of a repeat from that median, the instruction ratio (the
+# baseline's instructions per unit of work over the variant's: what the
+# time ratio would be if every instruction took the same time), the
+# time ratio, and the peer.  The workloads pinned to CPU 0 count what
+# CPU 0 ran outside the timer interrupt, at N and 2N events:
+# (I(2N) - I(N)) / N.  The sampler's event is a clock tick: the loop's
+# instructions with the clock ticking less the loop's with the clock
+# free, less the scheduler tick's share, over the ticks (see
+# Documentation/performance.rst).
+set -eu
+counts=${1:?usage: insn_table.sh COUNTS INSN_LOG [TIME_LOG]}
+log=${2:?usage: insn_table.sh COUNTS INSN_LOG [TIME_LOG]}
+tlog=${3:-/dev/null}
+
+{
+	grep -a '^[0-9][0-9]* [0-9][0-9]* [0-9][0-9]*' "$counts" | sed 's/^/C /'
+	tr -d '\r' <"$log" | grep -a '^INSN-RUN '
+	tr -d '\r' <"$tlog" | grep -a '^BENCH-RATIO ' || true
+} | awk '
+function median(s,    a, n, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function spread(s, m,    a, n, i, d, w) {
+	n = split(s, a, " ")
+	w = 0
+	for (i = 1; i <= n; i++) {
+		d = a[i] > m ? a[i] - m : m - a[i]
+		if (d > w) w = d
+	}
+	return m ? 100 * w / m : 0
+}
+$1 == "C" { c[++nc] = $3; q[nc] = $4; z[nc] = $5; next }
+$1 == "INSN-RUN" {
+	k++
+	if (2 * k > nc) { print "insn_table: fewer marker counts than runs" > "/dev/stderr"; bad = 1; exit 1 }
+	i = c[2 * k] - c[2 * k - 1]; t = q[2 * k] - q[2 * k - 1]
+	# pinned to CPU 0: what CPU 0 ran outside the timer interrupt
+	if ($2 != "sampler") { i = z[2 * k] - z[2 * k - 1]; t = 0 }
+	key = $2 " " $3 " " $4
+	if ($2 == "sampler") {
+		# one run a variant: the same loop with the clock free or not
+		d[key] = i; dq[key] = t; de[key] = $6; ds[key] = $7
+		if ($4 > 0) { if (!(($2 " " $3) in seen)) order[++nv] = $2 " " $3; seen[$2 " " $3] = 1; reps[$4] = 1 }
+		next
+	}
+	if (!(key in first)) { first[key] = i; ft[key] = t; fe[key] = $6; fs[key] = $7; next }
+	d[key] = i - first[key]; dq[key] = t - ft[key]
+	de[key] = $6 - fe[key]; ds[key] = $7 - fs[key]
+	if ($4 > 0) { if (!(($2 " " $3) in seen)) order[++nv] = $2 " " $3; seen[$2 " " $3] = 1; reps[$4] = 1 }
+	next
+}
+$1 == "BENCH-RATIO" { tr[$2 " " $3] = $4; next }
+END {
+	if (bad) exit 1
+	base["pingpong"] = "absent"; base["fio"] = "absent"
+	base["sampler"] = "free"; base["syscall"] = "unmeasured"
+	event["pingpong"] = "round trip"; event["fio"] = "request"
+	event["sampler"] = "tick"; event["syscall"] = "system call"
+	peer["pingpong"] = "none run"; peer["fio"] = "none run"
+	peer["sampler"] = "none run"; peer["syscall"] = "none run"
+	printf "%-9s %-11s %-12s %12s %7s %7s %7s  %s\n", "workload", "variant",
+		"event", "insn/event", "spread", "insn", "time", "peer"
+	printf "%-9s %-11s %-12s %12s %7s %7s %7s\n", "", "", "", "", "", "ratio", "ratio"
+	for (o = 1; o <= nv; o++) {
+		split(order[o], wv, " "); w = wv[1]; v = wv[2]
+		pe = ""; ra = ""
+		for (r in reps) {
+			key = w " " v " " r; bkey = w " " base[w] " " r
+			if (!(key in d) || !(bkey in d)) continue
+			if (w == "sampler") {
+				# what the free loop spends in the timer interrupt
+				# (the scheduler tick) a second, taken off both
+				b = dq[bkey] / ds[bkey]
+				x = ((d[key] - b * ds[key]) - (d[bkey] - dq[bkey])) / de[key]
+				if (v == base[w]) x = 0
+				y = d[bkey] / (d[bkey] + x * de[key])
+			} else {
+				# the timer interrupt is left out (above)
+				x = (d[key] - dq[key]) / de[key]
+				y = ((d[bkey] - dq[bkey]) / de[bkey]) / x
+			}
+			pe = pe " " x
+			ra = ra " " y
+		}
+		m = median(pe)
+		t = (v == base[w]) ? "1" : ((w " " v) in tr ? tr[w " " v] : "-")
+		printf "%-9s %-11s %-12s %12.0f %6.2f%% %7.3f %7s  %s\n", w, v,
+			event[w], m, spread(pe, m), median(ra), t, peer[w]
+	}
+}'
