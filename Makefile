@@ -20,6 +20,8 @@
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
+#   make check-insn the instruction counter of make bench counts exactly
+#                   (host only, a second; part of make check)
 #   make bench      the benchmarks in the VM: time ratios and instructions
 #                   per event (Documentation/performance.rst)
 #   make sparse     sparse on every file of the module (C=2)
@@ -62,7 +64,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-matrix check-debug check-pictures check-shipped unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-matrix check-debug check-pictures check-shipped check-insn unit vmtest \
 	demo bench sparse checkpatch clean man deb install uninstall pkgtest check-install \
 	check-version check-prometheus
 
@@ -115,6 +117,10 @@ check-matrix: deps-matrix tools
 unit:
 	$(MAKE) -C selftests unit
 
+# the instruction counter of make bench (Documentation/performance.rst)
+check-insn:
+	$(MAKE) -C selftests insn-check
+
 vmtest: all
 	$(MAKE) -C selftests vmtest
 
@@ -126,6 +132,7 @@ check: deps
 	$(MAKE) MEAS_TEST=1 all
 	$(MAKE) check-version
 	$(MAKE) unit
+	$(MAKE) check-insn
 	$(MAKE) check-shipped
 	$(MAKE) MEAS_TEST=1 vmtest
 	$(MAKE) check-prometheus
