@@ -38,7 +38,7 @@ run() {
 # the events a run had: the sampler's ticks follow from the loop's time
 events() {
 	case "$1" in
-	sampler) awk -v c="$(nproc)" '{ printf "%.0f %s", $2 / 0.005 * c, $2 }' /tmp/insn.out ;;
+	sampler) awk -v c="$cpus" '{ printf "%.0f %s", $2 / 0.005 * c, $2 }' /tmp/insn.out ;;
 	*) echo "$2 -" ;;
 	esac
 }
@@ -87,7 +87,9 @@ sym() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
 # ran, which is host time: with wakeup preemption off (no other task
 # competes) the ping-pong takes the same path in every run.
 echo 1000000000 >/sys/kernel/debug/sched/wakeup_granularity_ns
-last=$(($(nproc) - 1))
+# (not nproc: with isolcpus=0 it leaves CPU 0 out)
+cpus=$(getconf _NPROCESSORS_ONLN)
+last=$((cpus - 1))
 
 pp=$((10000 * scale))
 io=$((20000 * scale))

@@ -12,11 +12,11 @@
 # baseline's instructions per unit of work over the variant's: what the
 # time ratio would be if every instruction took the same time), the
 # time ratio, and the peer.  The workloads pinned to CPU 0 count what
-# CPU 0 ran outside the timer interrupt, at N and 2N events:
-# (I(2N) - I(N)) / N.  The sampler's event is a clock tick: the loop's
-# instructions with the clock ticking less the loop's with the clock
-# free, less the scheduler tick's share, over the ticks (see
-# Documentation/performance.rst).
+# CPU 0 ran outside the timer interrupt (the system calls under task
+# measurement: every CPU), at N and 2N events: (I(2N) - I(N)) / N.
+# The sampler's event is a clock tick: the loop's instructions with the
+# clock ticking less the loop's with the clock free, less the scheduler
+# tick's share, over the ticks (see Documentation/performance.rst).
 set -eu
 counts=${1:?usage: insn_table.sh COUNTS INSN_LOG [TIME_LOG]}
 log=${2:?usage: insn_table.sh COUNTS INSN_LOG [TIME_LOG]}
@@ -48,8 +48,11 @@ $1 == "INSN-RUN" {
 	k++
 	if (2 * k > nc) { print "insn_table: fewer marker counts than runs" > "/dev/stderr"; bad = 1; exit 1 }
 	i = c[2 * k] - c[2 * k - 1]; t = q[2 * k] - q[2 * k - 1]
-	# pinned to CPU 0: what CPU 0 ran outside the timer interrupt
-	if ($2 != "sampler") { i = z[2 * k] - z[2 * k - 1]; t = 0 }
+	# pinned to CPU 0: what CPU 0 ran outside the timer interrupt; for
+	# task measurement those of every CPU, as its records are written to the
+	# file by a worker that runs on the other CPU
+	if ($2 == "syscall") { i -= t; t = 0 }
+	else if ($2 != "sampler") { i = z[2 * k] - z[2 * k - 1]; t = 0 }
 	key = $2 " " $3 " " $4
 	if ($2 == "sampler") {
 		# one run a variant: the same loop with the clock free or not
