@@ -13,11 +13,15 @@
 # loop's time (sampler only, "-" otherwise).  First the plugin learns
 # where the local timer interrupt starts and returns, so that it can
 # count apart what the interrupt runs.
-#   selftests/bench/insn_bench.sh BUILD_DIR
+#   selftests/bench/insn_bench.sh BUILD_DIR [events|sampler]
+# "events" runs the ping-pong, fio and the system calls, "sampler" the
+# clock's loop (make bench boots a VM for each, see selftests/Makefile);
+# both by default.
 # MEAS_INSN_REPS (default 3) repeats; MEAS_INSN_SCALE (default 1) scales
 # every N.
 set -eu
-out=${1:?usage: insn_bench.sh BUILD_DIR}
+out=${1:?usage: insn_bench.sh BUILD_DIR [events|sampler]}
+part=${2:-all}
 mark="$out/insn_mark"
 reps=${MEAS_INSN_REPS:-3}
 scale=${MEAS_INSN_SCALE:-1}
@@ -101,10 +105,9 @@ modprobe null_blk queue_mode=2 nr_devices=1 gb=4 irqmode=0
 i=0
 while [ ! -b /dev/nullb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 
-# The first round of each warms QEMU's translation cache and the
-# guest's page cache: it is run but not reported (rep 0).
-r=0
-while [ $r -le "$reps" ]; do
+# what the probes cost a context switch, a request, a system call
+event_costs() {
+	r=$1
 	both pingpong absent $r $pp taskset -c 0 "$out/pingpong" -n
 	both fio absent $r $io fio_n
 	insmod module/meas.ko
@@ -116,12 +119,30 @@ while [ $r -le "$reps" ]; do
 	$M start 0,14 >/dev/null
 	both fio 0+14 $r $io fio_n
 	$M stop >/dev/null
-	sampler free $r
-	sampler pc $r
-	sampler snap $r
 	both syscall unmeasured $r $svc taskset -c 0 "$out/task_bench" -s -n
 	both syscall svc $r $svc taskset -c 0 "$out/task_bench" -s -m -n
 	rmmod meas
+}
+
+# what a tick of the clock costs
+tick_costs() {
+	r=$1
+	insmod module/meas.ko
+	sampler free $r
+	sampler pc $r
+	sampler snap $r
+	rmmod meas
+}
+
+# The first round warms QEMU's translation cache and the guest's page
+# cache: it is run but not reported (rep 0).
+r=0
+while [ $r -le "$reps" ]; do
+	case "$part" in
+	events) event_costs $r ;;
+	sampler) tick_costs $r ;;
+	*) event_costs $r; tick_costs $r ;;
+	esac
 	r=$((r + 1))
 done
 rmmod null_blk

@@ -2,30 +2,40 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # On the host, after the benchmark VMs: the table of make bench.
-#   selftests/bench/insn_table.sh COUNTS INSN_LOG [TIME_LOG]
-# COUNTS is the insncount plugin's file, INSN_LOG the console of the VM
-# that ran insn_bench.sh (its INSN-RUN lines say what each pair of marker
-# counts belongs to), TIME_LOG the console of the timed benchmark
-# (bench.sh; its BENCH-RATIO lines).  Per workload and variant: the
-# median over the repeats of the instructions per event, the largest
-# deviation of a repeat from that median, the instruction ratio (the
-# baseline's instructions per unit of work over the variant's: what the
-# time ratio would be if every instruction took the same time), the
-# time ratio, and the peer.  The workloads pinned to CPU 0 count what
+#   selftests/bench/insn_table.sh [-t TIME_LOG] COUNTS INSN_LOG...
+# Each COUNTS is an insncount plugin's file, the INSN_LOG after it the
+# console of the VM that ran insn_bench.sh (its INSN-RUN lines say what
+# each pair of marker counts belongs to); TIME_LOG is the console of the
+# timed benchmark (bench.sh; its BENCH-RATIO lines).  Per workload and
+# variant: the median over the repeats of the instructions per event,
+# the largest deviation of a repeat from that median, the instruction
+# ratio (the baseline's instructions per unit of work over the
+# variant's: what the time ratio would be if every instruction took the
+# same time), the time ratio, and the peer.  The VMs run different
+# workloads.  The workloads pinned to CPU 0 count what
 # CPU 0 ran outside the timer interrupt (the system calls under task
 # measurement: every CPU), at N and 2N events: (I(2N) - I(N)) / N.
 # The sampler's event is a clock tick: the loop's instructions with the
 # clock ticking less the loop's with the clock free, less the scheduler
 # tick's share, over the ticks (see Documentation/performance.rst).
 set -eu
-counts=${1:?usage: insn_table.sh COUNTS INSN_LOG [TIME_LOG]}
-log=${2:?usage: insn_table.sh COUNTS INSN_LOG [TIME_LOG]}
-tlog=${3:-/dev/null}
+usage="usage: insn_table.sh [-t TIME_LOG] COUNTS INSN_LOG..."
+tlog=/dev/null
+if [ "${1:-}" = -t ]; then
+	tlog=${2:?$usage}
+	shift 2
+fi
+[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || { echo "$usage" >&2; exit 2; }
 
 {
-	grep -a '^[0-9][0-9]* [0-9][0-9]* [0-9][0-9]*' "$counts" | sed 's/^/C /'
-	tr -d '\r' <"$log" | grep -a '^INSN-RUN '
 	tr -d '\r' <"$tlog" | grep -a '^BENCH-RATIO ' || true
+	vm=0
+	while [ $# -gt 0 ]; do
+		vm=$((vm + 1))
+		grep -a '^[0-9][0-9]* [0-9][0-9]* [0-9][0-9]*' "$1" | sed "s/^/C $vm /"
+		tr -d '\r' <"$2" | grep -a '^INSN-RUN ' | sed "s/^INSN-RUN /INSN-RUN $vm /"
+		shift 2
+	done
 } | awk '
 function median(s,    a, n, i, j, t) {
 	n = split(s, a, " ")
@@ -43,16 +53,20 @@ function spread(s, m,    a, n, i, d, w) {
 	}
 	return m ? 100 * w / m : 0
 }
-$1 == "C" { c[++nc] = $3; q[nc] = $4; z[nc] = $5; next }
+# C VM VCPU TOTAL TIMER REST0 ...: the marker counts of each VM in turn
+$1 == "C" { m = $2; n = ++nc[m]; c[m, n] = $4; q[m, n] = $5; z[m, n] = $6; next }
+# INSN-RUN VM WORKLOAD VARIANT REP N EVENTS SECONDS: made one field
+# shorter, so that $2 is the workload as insn_bench.sh printed it
 $1 == "INSN-RUN" {
-	k++
-	if (2 * k > nc) { print "insn_table: fewer marker counts than runs" > "/dev/stderr"; bad = 1; exit 1 }
-	i = c[2 * k] - c[2 * k - 1]; t = q[2 * k] - q[2 * k - 1]
+	m = $2; $2 = ""; $0 = $0
+	j = ++k[m]
+	if (2 * j > nc[m]) { print "insn_table: fewer marker counts than runs" > "/dev/stderr"; bad = 1; exit 1 }
+	i = c[m, 2 * j] - c[m, 2 * j - 1]; t = q[m, 2 * j] - q[m, 2 * j - 1]
 	# pinned to CPU 0: what CPU 0 ran outside the timer interrupt; for
 	# task measurement those of every CPU, as its records are written to the
 	# file by a worker that runs on the other CPU
 	if ($2 == "syscall") { i -= t; t = 0 }
-	else if ($2 != "sampler") { i = z[2 * k] - z[2 * k - 1]; t = 0 }
+	else if ($2 != "sampler") { i = z[m, 2 * j] - z[m, 2 * j - 1]; t = 0 }
 	key = $2 " " $3 " " $4
 	if ($2 == "sampler") {
 		# one run a variant: the same loop with the clock free or not
