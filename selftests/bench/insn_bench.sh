@@ -9,7 +9,7 @@
 #   INSN-RUN WORKLOAD VARIANT REP N EVENTS SECONDS
 # tells the host (selftests/bench/insn_table.sh) what the two marker
 # counts in between belong to; EVENTS is N, or for the sampler the
-# clock ticks the loop took (every CPU, one every 5 ms), SECONDS the
+# clock ticks of the loop's CPU while it ran (one every 5 ms), SECONDS the
 # loop's time (sampler only, "-" otherwise).  First the plugin learns
 # where the local timer interrupt starts and returns, so that it can
 # count apart what the interrupt runs.
@@ -42,7 +42,7 @@ run() {
 # the events a run had: the sampler's ticks follow from the loop's time
 events() {
 	case "$1" in
-	sampler) awk -v c="$cpus" '{ printf "%.0f %s", $2 / 0.005 * c, $2 }' /tmp/insn.out ;;
+	sampler) awk '{ printf "%.0f %s", $2 / 0.005, $2 }' /tmp/insn.out ;;
 	*) echo "$2 -" ;;
 	esac
 }

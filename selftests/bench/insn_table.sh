@@ -15,9 +15,9 @@
 # workloads.  The workloads pinned to CPU 0 count what
 # CPU 0 ran outside the timer interrupt (the system calls under task
 # measurement: every CPU), at N and 2N events: (I(2N) - I(N)) / N.
-# The sampler's event is a clock tick: the loop's instructions with the
-# clock ticking less the loop's with the clock free, less the scheduler
-# tick's share, over the ticks (see Documentation/performance.rst).
+# The sampler's event is a clock tick on the CPU that runs the loop: that
+# CPU's instructions in the timer interrupt over its ticks, less the
+# free loop's at its rate (see Documentation/performance.rst).
 set -eu
 usage="usage: insn_table.sh [-t TIME_LOG] COUNTS INSN_LOG..."
 tlog=/dev/null
@@ -53,8 +53,13 @@ function spread(s, m,    a, n, i, d, w) {
 	}
 	return m ? 100 * w / m : 0
 }
-# C VM VCPU TOTAL TIMER REST0 ...: the marker counts of each VM in turn
-$1 == "C" { m = $2; n = ++nc[m]; c[m, n] = $4; q[m, n] = $5; z[m, n] = $6; next }
+# C VM VCPU TOTAL TIMER REST0.. TIMER0..: the marker counts of each VM;
+# for the sampler the timer interrupt of the last vCPU, which runs the loop
+$1 == "C" {
+	m = $2; n = ++nc[m]; c[m, n] = $4; z[m, n] = $6
+	q[m, n] = $(5 + 2 * ((NF - 5) / 2))
+	next
+}
 # INSN-RUN VM WORKLOAD VARIANT REP N EVENTS SECONDS: made one field
 # shorter, so that $2 is the workload as insn_bench.sh printed it
 $1 == "INSN-RUN" {
@@ -99,10 +104,11 @@ END {
 			key = w " " v " " r; bkey = w " " base[w] " " r
 			if (!(key in d) || !(bkey in d)) continue
 			if (w == "sampler") {
-				# what the free loop spends in the timer interrupt
-				# (the scheduler tick) a second, taken off both
+				# the timer interrupt of the loop CPU (nohz_full: the
+				# ticks of the clock, and a residual tick once a second
+				# in the free loop, taken off at its rate) per tick
 				b = dq[bkey] / ds[bkey]
-				x = ((d[key] - b * ds[key]) - (d[bkey] - dq[bkey])) / de[key]
+				x = (dq[key] - b * ds[key]) / de[key]
 				if (v == base[w]) x = 0
 				y = d[bkey] / (d[bkey] + x * de[key])
 			} else {

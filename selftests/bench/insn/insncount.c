@@ -6,7 +6,7 @@
  *
  * The guest brackets what it measures with the marker instruction of
  * insn_mark.c; each time a vCPU executes it, one line
- *   VCPU TOTAL TIMER REST0 REST1 ...
+ *   VCPU TOTAL TIMER REST0 REST1 ... TIMER0 TIMER1 ...
  * is appended to FILE and flushed: the instructions executed so far by
  * all vCPUs, of those the ones executed in the local timer interrupt
  * (entry, handlers, the softirqs run on its exit, up to the common
@@ -15,7 +15,7 @@
  * on how much host time a run took, which a loaded host varies by tens of
  * percent; the benchmark takes it apart so that the rest is exact), and
  * then for each vCPU, from 0 up to the highest seen, those it executed
- * outside the timer interrupt.  At
+ * outside the timer interrupt, then those it executed in it.  At
  * exit a line "exit TOTAL TIMER" follows.
  *
  * The counters are not atomic: the benchmark runs TCG with one thread for
@@ -51,7 +51,7 @@ struct block {
 static uint64_t executed, in_timer_irq;
 static uint64_t timer_entry, timer_return;
 static unsigned char in_timer[MAX_VCPUS];
-static uint64_t rest[MAX_VCPUS];
+static uint64_t rest[MAX_VCPUS], timer_of[MAX_VCPUS];
 static unsigned int vcpus_seen;
 static FILE *out;
 
@@ -62,6 +62,8 @@ static void on_marker(unsigned int vcpu, void *udata)
 	fprintf(out, "%u %" PRIu64 " %" PRIu64, vcpu, executed, in_timer_irq);
 	for (i = 0; i < vcpus_seen; i++)
 		fprintf(out, " %" PRIu64, rest[i]);
+	for (i = 0; i < vcpus_seen; i++)
+		fprintf(out, " %" PRIu64, timer_of[i]);
 	fputc('\n', out);
 	fflush(out);
 }
@@ -76,9 +78,10 @@ static void on_block(unsigned int vcpu, void *udata)
 	if (b->vaddr == timer_entry)
 		*timer = 1;
 	executed += b->insns;
-	if (*timer)
+	if (*timer) {
 		in_timer_irq += b->insns;
-	else
+		timer_of[v] += b->insns;
+	} else
 		rest[v] += b->insns;
 	if (v >= vcpus_seen)
 		vcpus_seen = v + 1;
