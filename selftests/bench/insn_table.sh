@@ -16,8 +16,8 @@
 # CPU 0 ran outside the timer interrupt (the system calls under task
 # measurement: every CPU), at N and 2N events: (I(2N) - I(N)) / N.
 # The sampler's event is a clock tick on the CPU that runs the loop: that
-# CPU's instructions in the timer interrupt over its ticks, less the
-# free loop's at its rate (see Documentation/performance.rst).
+# CPU's instructions in the timer interrupt, less the free loop's, over
+# its ticks (see Documentation/performance.rst).
 set -eu
 usage="usage: insn_table.sh [-t TIME_LOG] COUNTS INSN_LOG..."
 tlog=/dev/null
@@ -56,8 +56,8 @@ function spread(s, m,    a, n, i, d, w) {
 # C VM VCPU TOTAL TIMER REST0.. TIMER0..: the marker counts of each VM;
 # for the sampler the timer interrupt of the last vCPU, which runs the loop
 $1 == "C" {
-	m = $2; n = ++nc[m]; c[m, n] = $4; z[m, n] = $6
-	q[m, n] = $(5 + 2 * ((NF - 5) / 2))
+	m = $2; n = ++nc[m]; c[m, n] = $4; q[m, n] = $5; z[m, n] = $6
+	q1[m, n] = $(5 + 2 * ((NF - 5) / 2))
 	next
 }
 # INSN-RUN VM WORKLOAD VARIANT REP N EVENTS SECONDS: made one field
@@ -67,6 +67,7 @@ $1 == "INSN-RUN" {
 	j = ++k[m]
 	if (2 * j > nc[m]) { print "insn_table: fewer marker counts than runs" > "/dev/stderr"; bad = 1; exit 1 }
 	i = c[m, 2 * j] - c[m, 2 * j - 1]; t = q[m, 2 * j] - q[m, 2 * j - 1]
+	if ($2 == "sampler") t = q1[m, 2 * j] - q1[m, 2 * j - 1]
 	# pinned to CPU 0: what CPU 0 ran outside the timer interrupt; for
 	# task measurement those of every CPU, as its records are written to the
 	# file by a worker that runs on the other CPU
@@ -105,10 +106,9 @@ END {
 			if (!(key in d) || !(bkey in d)) continue
 			if (w == "sampler") {
 				# the timer interrupt of the loop CPU (nohz_full: the
-				# ticks of the clock, and a residual tick once a second
-				# in the free loop, taken off at its rate) per tick
-				b = dq[bkey] / ds[bkey]
-				x = (dq[key] - b * ds[key]) / de[key]
+				# ticks of the clock, less what the free loop has
+				# there, the tick while it starts and ends) per tick
+				x = (dq[key] - dq[bkey]) / de[key]
 				if (v == base[w]) x = 0
 				y = d[bkey] / (d[bkey] + x * de[key])
 			} else {
