@@ -120,6 +120,8 @@ const char *meas_collector_name(uint32_t id)
 		return "pc";
 	case MEAS_COLLECTOR_SNAP:
 		return "snapshot";
+	case MEAS_COLLECTOR_STACK:
+		return "stack";
 	default:
 		return NULL;
 	}

@@ -21,12 +21,16 @@ struct meas_header {
 
 int meas_open(void);
 
-/* The release of libmeas (the file VERSION of its tree) and the ABI
- * (MEAS_ABI_VERSION) it was built for. */
+/*
+ * The release of libmeas (the file VERSION of its tree) and the ABI
+ * (MEAS_ABI_VERSION) it was built for.
+ */
 const char *meas_lib_version(void);
 unsigned int meas_lib_abi(void);
-/* The release of the loaded meas.ko (/sys/module/meas/version) into
- * @buf: 0, -ENOENT if meas is not loaded, or another negative errno. */
+/*
+ * The release of the loaded meas.ko (/sys/module/meas/version) into
+ * @buf: 0, -ENOENT if meas is not loaded, or another negative errno.
+ */
 int meas_module_version(char *buf, size_t len);
 int meas_start(int fd, uint32_t classmask, int *result);
 int meas_stop(int fd, uint32_t classmask, int *result);

@@ -114,7 +114,8 @@ void hm_fold(struct heatmap *h)
 	h->col_ns = (span + HM_COLS - 1) / HM_COLS;
 	for (i = 0; i < h->ndisk; i++) {
 		memset(h->disk[i].cell, 0, sizeof(h->disk[i].cell));
-		h->disk[i].count = h->disk[i].max = 0;
+		h->disk[i].count = 0;
+		h->disk[i].max = 0;
 	}
 	for (i = 0; i < h->nrec; i++) {
 		d = &h->disk[h->rec[i].disk];
@@ -153,7 +154,9 @@ void hm_colour(uint64_t count, uint64_t max, unsigned int rgb[3])
 	int i;
 
 	if (!count || !max) {
-		rgb[0] = rgb[1] = rgb[2] = 255;
+		rgb[0] = 255;
+		rgb[1] = 255;
+		rgb[2] = 255;
 		return;
 	}
 	v = max > 1 ? log((double)count) / log((double)max) : 1;

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define HM_ROWS		24	/* row r: [2^r, 2^(r+1)) us; 0 also below 1 us,
-				 * 23 also above */
+/* row r: [2^r, 2^(r+1)) us; row 0 also below 1 us, row 23 also above */
+#define HM_ROWS		24
 #define HM_COLS		60	/* time columns */
 #define HM_DISK_NAME	32
 

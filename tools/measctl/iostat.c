@@ -43,7 +43,7 @@ static void io_stamp(int fd, uint64_t *start, uint64_t *end)
 
 	if (meas_get(fd, MEAS_CLASS_GLOBAL, MEAS_C0_SUB_FIXED,
 		     MEAS_C0_CLOCK_START, 2, st, sizeof(st), &result))
-		st[0] = st[1] = 0;
+		memset(st, 0, sizeof(st));
 	if (start)
 		*start = st[0];
 	if (end)
@@ -93,8 +93,14 @@ static double per(uint64_t n, double d)
 	return rate_per_s(n, d);
 }
 
+/* The growth of counter @i from @a to @b */
+static uint64_t delta(const uint64_t *a, const uint64_t *b, unsigned int i)
+{
+	return b[i] - a[i];
+}
+
 void io_rate(const struct disk_snap *a, const struct disk_snap *b,
-		    size_t e, double secs, struct io_rate *r)
+	     size_t e, double secs, struct io_rate *r)
 {
 	static const struct disk_snap zero;
 	const uint64_t *xa, *xb, *da, *db;
@@ -112,28 +118,26 @@ void io_rate(const struct disk_snap *a, const struct disk_snap *b,
 		meas_dev_name(r->dev, r->name, sizeof(r->name));
 	else
 		snprintf(r->name, sizeof(r->name), "(others)");
-#define D(x, i) ((x##b)[i] - (x##a)[i])
-	r->reads = D(x, MEAS_C0_XFER_READS);
-	r->writes = D(x, MEAS_C0_XFER_WRITES);
-	r->rbytes = D(x, MEAS_C0_XFER_READ_BYTES);
-	r->wbytes = D(x, MEAS_C0_XFER_WRITE_BYTES);
-	r->control = D(d, MEAS_C0_DISC_CONTROL);
-	r->busy = D(d, MEAS_C0_DISC_BUSY);
+	r->reads = delta(xa, xb, MEAS_C0_XFER_READS);
+	r->writes = delta(xa, xb, MEAS_C0_XFER_WRITES);
+	r->rbytes = delta(xa, xb, MEAS_C0_XFER_READ_BYTES);
+	r->wbytes = delta(xa, xb, MEAS_C0_XFER_WRITE_BYTES);
+	r->control = delta(da, db, MEAS_C0_DISC_CONTROL);
+	r->busy = delta(da, db, MEAS_C0_DISC_BUSY);
 	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
-		r->qlen[i] = D(d, MEAS_C0_DISC_QLEN0 + i);
+		r->qlen[i] = delta(da, db, MEAS_C0_DISC_QLEN0 + i);
 	r->secs = secs;
 	r->r_s = per(r->reads, secs);
 	r->w_s = per(r->writes, secs);
 	r->rkb_s = per(r->rbytes, secs) / 1024;
 	r->wkb_s = per(r->wbytes, secs) / 1024;
-	r->r_await = per(D(x, MEAS_C0_XFER_READ_NS),
-			 D(x, MEAS_C0_XFER_READS_TIMED)) / 1e6;
-	r->w_await = per(D(x, MEAS_C0_XFER_WRITE_NS),
-			 D(x, MEAS_C0_XFER_WRITES_TIMED)) / 1e6;
-	r->aqu = per(D(x, MEAS_C0_XFER_QUEUE_NS), secs) / 1e9;
+	r->r_await = per(delta(xa, xb, MEAS_C0_XFER_READ_NS),
+			 delta(xa, xb, MEAS_C0_XFER_READS_TIMED)) / 1e6;
+	r->w_await = per(delta(xa, xb, MEAS_C0_XFER_WRITE_NS),
+			 delta(xa, xb, MEAS_C0_XFER_WRITES_TIMED)) / 1e6;
+	r->aqu = per(delta(xa, xb, MEAS_C0_XFER_QUEUE_NS), secs) / 1e9;
 	r->ctl_s = per(r->control, secs);
 	r->busy_s = per(r->busy, secs);
-#undef D
 	r->inflight = xb[MEAS_C0_XFER_INFLIGHT];
 }
 

@@ -109,7 +109,7 @@ static const struct command commands[] = {
 	{ "exits", cmd_exits, "[-n COUNT] [-t SECONDS] [-l]",
 	  "stream the final record of each process that exits (generic\n"
 	  "    netlink group 'exits', CAP_SYS_ADMIN); reports missed ones;\n"
-	  "    -l: listen only, class 15 held by someone else" }, 
+	  "    -l: listen only, class 15 held by someone else" },
 	/* task measurement (task.c, taskreport.c) */
 	{ "task", cmd_task,
 	  "start|stop|run|report ...\n"
@@ -235,7 +235,8 @@ static const char *err_hint(const char *call, int err)
 	if (!call && (err == ENOENT || err == ENXIO || err == ENODEV))
 		return " (is the meas module loaded?)";
 	if (err == ENOTTY)
-		return " (a call the loaded meas.ko does not know: is it older than measctl? see 'measctl --version')";
+		return " (a call the loaded meas.ko does not know: is it older than measctl? "
+		       "see 'measctl --version')";
 	return "";
 }
 

@@ -211,7 +211,8 @@ static void prof_frames(struct prof *p, struct prof_sample *s,
 	const struct meas_clock_pc *pc = rec;
 	unsigned int n;
 
-	s->nk = s->nu = 0;
+	s->nk = 0;
+	s->nu = 0;
 	s->frame = NULL;
 	if (p->collector == MEAS_COLLECTOR_STACK) {
 		n = st->nr_kernel + st->nr_user;
@@ -377,7 +378,8 @@ static int prof_collect(struct cmd_ctx *ctx, struct prof *p, int fd)
 		warnx_ctx(ctx, "no call stacks from this module: program counters only");
 		g.collector = MEAS_COLLECTOR_PC;
 		g.intrate = 0;
-		g.base_ms = g.quotient = 0;
+		g.base_ms = 0;
+		g.quotient = 0;
 		err = meas_getclock(fd, &g);
 	}
 	p->collector = g.collector;
@@ -493,8 +495,10 @@ static void prof_label(struct prof *p, const struct prof_sample *s,
 {
 	uint64_t ip = s->frame[i], at = ip - (i != 0 && i != s->nk), off;
 	const char *fn, *mod;
-	const struct umap *u;
+	const struct umap *u = NULL;
 
+	if (i >= s->nk && s->maps >= 0)
+		u = pmaps_find(p->maps[s->maps], at);
 	if (i < s->nk) {
 		fn = ksyms_find(ks, at, &mod);
 		if (fn)
@@ -502,7 +506,7 @@ static void prof_label(struct prof *p, const struct prof_sample *s,
 		else
 			snprintf(buf, len, "0x%llx [kernel]",
 				 (unsigned long long)ip);
-	} else if (s->maps < 0 || !(u = pmaps_find(p->maps[s->maps], at))) {
+	} else if (!u) {
 		snprintf(buf, len, "0x%llx [unknown]", (unsigned long long)ip);
 	} else {
 		off = at - u->start + u->pgoff;
@@ -856,8 +860,10 @@ static int prof_do(struct cmd_ctx *ctx, const struct prof_args *a)
 	p.per_cpu = calloc(p.ncpu, sizeof(*p.per_cpu));
 	if (!p.per_cpu)
 		return fail(ctx, ENOMEM, "profile");
-	/* Watching: a signal ends the watch.  A command: like run, SIGINT
-	 * and SIGQUIT go to the command, whose end ends the profile. */
+	/*
+	 * Watching: a signal ends the watch.  A command: like run, SIGINT
+	 * and SIGQUIT go to the command, whose end ends the profile.
+	 */
 	sigemptyset(&stop.sa_mask);
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGTERM, &stop, NULL);

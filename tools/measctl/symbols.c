@@ -173,7 +173,7 @@ static bool umap_parse(const char *line, struct umap *u)
 		free(u->path);
 		u->path = strdup("[anon]");
 	}
-	return u->path != NULL;
+	return !!u->path;
 }
 
 struct pmaps *pmaps_capture(pid_t tgid, const char *comm)

@@ -39,9 +39,6 @@ static int tf_grow(void **p, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-#define TF_PUSH(arr, n, cap) \
-	tf_grow((void **)&(arr), &(cap), (n), sizeof(*(arr)))
-
 static __attribute__((format(printf, 4, 5)))
 int tf_error(struct tf_file *f, int err, uint64_t off, const char *fmt, ...)
 {
@@ -73,7 +70,7 @@ static int tf_session(struct tf_file *f, const void *rec, uint64_t off)
 		return tf_error(f, -EBADMSG, off,
 				"session of version %u (this reader knows %u)",
 				h.version, MEAS_TASK_VERSION);
-	if (TF_PUSH(f->s, f->n, f->cap))
+	if (tf_grow((void **)&f->s, &f->cap, f->n, sizeof(*f->s)))
 		return -ENOMEM;
 	s = &f->s[f->n++];
 	memset(s, 0, sizeof(*s));
@@ -105,7 +102,7 @@ static int tf_object(struct tf_file *f, struct tf_session *s,
 		return tf_error(f, -EBADMSG, off,
 				"object name of %u bytes in a record of %u",
 				r.name_len, size);
-	if (TF_PUSH(s->obj, s->nobj, s->cap_obj))
+	if (tf_grow((void **)&s->obj, &s->cap_obj, s->nobj, sizeof(*s->obj)))
 		return -ENOMEM;
 	o = &s->obj[s->nobj];
 	o->name = strdup((const char *)rec + sizeof(r));
@@ -138,7 +135,7 @@ static int tf_event(struct tf_session *s, uint16_t type, uint32_t gen,
 {
 	struct tf_event *e;
 
-	if (TF_PUSH(s->ev, s->nev, s->cap_ev))
+	if (tf_grow((void **)&s->ev, &s->cap_ev, s->nev, sizeof(*s->ev)))
 		return -ENOMEM;
 	e = &s->ev[s->nev++];
 	memset(e, 0, sizeof(*e));
@@ -191,7 +188,7 @@ static int tf_load_begin(struct tf_session *s, const void *rec)
 	memcpy(&r, rec, sizeof(r));
 	if (s->open_load != TF_NO_LOAD)
 		s->anomalies++;	/* its LOAD_END is missing */
-	if (TF_PUSH(s->load, s->nload, s->cap_load))
+	if (tf_grow((void **)&s->load, &s->cap_load, s->nload, sizeof(*s->load)))
 		return -ENOMEM;
 	l = &s->load[s->nload];
 	memset(l, 0, sizeof(*l));
@@ -229,7 +226,7 @@ static int tf_sample(struct tf_session *s, const void *rec)
 	struct tf_sample *x;
 
 	memcpy(&r, rec, sizeof(r));
-	if (TF_PUSH(s->sample, s->nsample, s->cap_sample))
+	if (tf_grow((void **)&s->sample, &s->cap_sample, s->nsample, sizeof(*s->sample)))
 		return -ENOMEM;
 	x = &s->sample[s->nsample++];
 	x->ip = r.ip;
@@ -246,7 +243,7 @@ static int tf_svc(struct tf_session *s, const void *rec)
 	struct tf_svc *x;
 
 	memcpy(&r, rec, sizeof(r));
-	if (TF_PUSH(s->svc, s->nsvc, s->cap_svc))
+	if (tf_grow((void **)&s->svc, &s->cap_svc, s->nsvc, sizeof(*s->svc)))
 		return -ENOMEM;
 	x = &s->svc[s->nsvc++];
 	x->ip = r.ip;
