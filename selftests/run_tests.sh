@@ -11,6 +11,8 @@ status=0
 
 insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
 
+# the size, flags and reserved rules of every ioctl struct, one table
+"$out/struct_rules_test" || status=1
 "$out/meas_test" || status=1
 
 # disks and the I/O trace; they load null_blk and virtio_blk themselves

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rules every ioctl struct of /dev/meas follows (<linux/meas.h>), in
+ * one table, after iommufd's TEST_LENGTH: a size below the first
+ * published one is EINVAL, non-zero bytes past what the kernel knows are
+ * E2BIG, an unknown flag is EOPNOTSUPP, a non-zero reserved byte is
+ * EINVAL.  Each case is malformed, so no call does anything.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/meas.h>
+
+#include "kselftest_harness.h"
+
+/**
+ * struct rule - one ioctl struct
+ * @name: for messages
+ * @cmd: the ioctl
+ * @size: sizeof the struct
+ * @ver0: its first published size
+ * @flags: offset of its __u32 flags, or -1 when the kernel does not
+ *	check the flags with the common rules
+ * @known: the flags the kernel knows
+ * @reserved: offset of its reserved area (to the end of the struct), or -1
+ */
+struct rule {
+	const char *name;
+	unsigned long cmd;
+	size_t size, ver0;
+	ssize_t flags;
+	uint32_t known;
+	ssize_t reserved;
+};
+
+#define RULE(c, s, v, k) { #c, c, sizeof(struct s), v, \
+	offsetof(struct s, flags), k, offsetof(struct s, reserved) }
+#define SIZE_ONLY(c, s, v) { #c, c, sizeof(struct s), v, -1, 0, -1 }
+
+static const struct rule rules[] = {
+	RULE(MEAS_IOC_START, meas_start, MEAS_START_SIZE_VER0, 0),
+	RULE(MEAS_IOC_STOP, meas_start, MEAS_START_SIZE_VER0, 0),
+	RULE(MEAS_IOC_GET, meas_get, MEAS_GET_SIZE_VER0, MEAS_GET_FAST),
+	RULE(MEAS_IOC_UPDATE, meas_update, MEAS_UPDATE_SIZE_VER0,
+	     MEAS_UPDATE_FAST | MEAS_UPDATE_NEWVALUE | MEAS_UPDATE_DOUBLE),
+	RULE(MEAS_IOC_GETCLOCK, meas_getclock, MEAS_GETCLOCK_SIZE_VER0, 0),
+	RULE(MEAS_IOC_GIVECLOCK, meas_giveclock, MEAS_GIVECLOCK_SIZE_VER0, 0),
+	RULE(MEAS_IOC_GETPROCSTATS, meas_procstats, MEAS_PROCSTATS_SIZE_VER0,
+	     MEAS_PROCSTATS_FAST | MEAS_PROCSTATS_SLOT),
+	RULE(MEAS_IOC_READACTIVE, meas_readactive, MEAS_READACTIVE_SIZE_VER0,
+	     0),
+	RULE(MEAS_IOC_IOTRACE_READ, meas_iotrace_read, MEAS_IOTRACE_SIZE_VER0,
+	     MEAS_IOTRACE_FROM_NOW),
+	SIZE_ONLY(MEAS_IOC_INFO, meas_info, MEAS_INFO_SIZE_VER0),
+	SIZE_ONLY(MEAS_IOC_CLOCKINFO, meas_clockinfo, MEAS_CLOCKINFO_SIZE_VER0),
+	SIZE_ONLY(MEAS_IOC_DEFINE, meas_define, MEAS_DEFINE_SIZE_VER0),
+	SIZE_ONLY(MEAS_IOC_UNDEFINE, meas_define, MEAS_DEFINE_SIZE_VER0),
+	SIZE_ONLY(MEAS_IOC_DESCRIBE, meas_define, MEAS_DEFINE_SIZE_VER0),
+	SIZE_ONLY(MEAS_IOC_TASK_START, meas_task_start,
+		  MEAS_TASK_START_SIZE_VER0),
+	SIZE_ONLY(MEAS_IOC_TASK_STOP, meas_task_stop,
+		  MEAS_TASK_STOP_SIZE_VER0),
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+#define BUF 4096
+
+FIXTURE(rules) {
+	int fd;
+	unsigned char buf[BUF];
+};
+
+FIXTURE_SETUP(rules)
+{
+	self->fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(rules)
+{
+	close(self->fd);
+}
+
+/* A struct of @size bytes, zero but for its size field. */
+static unsigned char *blank(unsigned char *buf, uint32_t size)
+{
+	memset(buf, 0, BUF);
+	memcpy(buf, &size, sizeof(size));
+	return buf;
+}
+
+static int call(int fd, const struct rule *r, void *arg)
+{
+	return ioctl(fd, r->cmd, arg) ? errno : 0;
+}
+
+TEST_F(rules, size_below_first_published_is_einval)
+{
+	unsigned int i;
+
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+
+		EXPECT_EQ(EINVAL, call(self->fd, r, blank(self->buf, 0)))
+			TH_LOG("%s", r->name);
+		EXPECT_EQ(EINVAL, call(self->fd, r,
+				       blank(self->buf, r->ver0 - 1)))
+			TH_LOG("%s", r->name);
+	}
+}
+
+TEST_F(rules, nonzero_trailing_byte_is_e2big)
+{
+	unsigned int i;
+
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+		unsigned char *b = blank(self->buf, r->size + 8);
+
+		b[r->size + 7] = 1;
+		EXPECT_EQ(E2BIG, call(self->fd, r, b)) TH_LOG("%s", r->name);
+	}
+}
+
+TEST_F(rules, unknown_flag_is_eopnotsupp)
+{
+	unsigned int i;
+
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+		unsigned char *b;
+		uint32_t bad = ~r->known & 0x80000000U;
+
+		if (r->flags < 0)
+			continue;
+		b = blank(self->buf, r->size);
+		memcpy(b + r->flags, &bad, sizeof(bad));
+		EXPECT_EQ(EOPNOTSUPP, call(self->fd, r, b)) TH_LOG("%s", r->name);
+	}
+}
+
+TEST_F(rules, nonzero_reserved_is_einval)
+{
+	unsigned int i;
+
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+		unsigned char *b;
+
+		if (r->reserved < 0)
+			continue;
+		b = blank(self->buf, r->size);
+		b[r->size - 1] = 1;	/* the last reserved byte */
+		EXPECT_EQ(EINVAL, call(self->fd, r, b)) TH_LOG("%s", r->name);
+		b[r->size - 1] = 0;
+		b[r->reserved] = 1;	/* the first */
+		EXPECT_EQ(EINVAL, call(self->fd, r, b)) TH_LOG("%s", r->name);
+	}
+}
+
+TEST_F(rules, unreadable_struct_is_efault)
+{
+	unsigned int i;
+
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+
+		EXPECT_EQ(EFAULT, call(self->fd, r, (void *)8))
+			TH_LOG("%s", r->name);
+	}
+}
+
+TEST_HARNESS_MAIN
