@@ -27,6 +27,7 @@
  *	check the flags with the common rules
  * @known: the flags the kernel knows
  * @reserved: offset of its reserved area (to the end of the struct), or -1
+ * @result: offset of its __s32 result, or -1
  */
 struct rule {
 	const char *name;
@@ -35,11 +36,13 @@ struct rule {
 	ssize_t flags;
 	uint32_t known;
 	ssize_t reserved;
+	ssize_t result;
 };
 
 #define RULE(c, s, v, k) { #c, c, sizeof(struct s), v, \
-	offsetof(struct s, flags), k, offsetof(struct s, reserved) }
-#define SIZE_ONLY(c, s, v) { #c, c, sizeof(struct s), v, -1, 0, -1 }
+	offsetof(struct s, flags), k, offsetof(struct s, reserved), \
+	offsetof(struct s, result) }
+#define SIZE_ONLY(c, s, v) { #c, c, sizeof(struct s), v, -1, 0, -1, -1 }
 
 static const struct rule rules[] = {
 	RULE(MEAS_IOC_START, meas_start, MEAS_START_SIZE_VER0, 0),
@@ -93,9 +96,26 @@ static unsigned char *blank(unsigned char *buf, uint32_t size)
 	return buf;
 }
 
+/*
+ * The errno of a malformed call.  Nothing is copied back: a result field
+ * preset to MEAS_RC_NONE must still say so, or the call is reported as
+ * EIO (no ioctl of meas returns EIO for a malformed struct).
+ */
 static int call(int fd, const struct rule *r, void *arg)
 {
-	return ioctl(fd, r->cmd, arg) ? errno : 0;
+	int32_t none = MEAS_RC_NONE, after;
+	unsigned char *b = arg;
+	int err;
+
+	if (r->result >= 0 && (uintptr_t)arg > 4096)
+		memcpy(b + r->result, &none, sizeof(none));
+	err = ioctl(fd, r->cmd, arg) ? errno : 0;
+	if (r->result >= 0 && (uintptr_t)arg > 4096) {
+		memcpy(&after, b + r->result, sizeof(after));
+		if (after != MEAS_RC_NONE)
+			return EIO;
+	}
+	return err;
 }
 
 TEST_F(rules, size_below_first_published_is_einval)
