@@ -85,12 +85,12 @@ mount -t tmpfs tmpfs "$R/tmp"
 # taken in the middle of a host's dpkg run (updates/ not empty) is taken
 # again.
 snapshot_dpkg() {
-	local i
-	for i in $(seq 1 60); do
+	local try
+	for try in $(seq 1 60); do
+		[ "$try" = 1 ] || sleep 5
 		rm -rf "$R/var/lib/dpkg"
 		cp -a /var/lib/dpkg "$R/var/lib/dpkg"
 		[ -z "$(ls -A "$R/var/lib/dpkg/updates")" ] && return 0
-		sleep 5
 	done
 	echo "pkgtest: dpkg's database stayed busy for 5 minutes" >&2
 	return 1
@@ -169,7 +169,10 @@ done
 # An untested kernel is skipped, not failed (dkms build exits 77): one
 # outside the tested series, and one of the 6.1 series whose configuration
 # lacks perf events. Both are made up from the 6.1 headers, in the root.
-hdr=$(basename "$(readlink -f "$R/lib/modules/$(ls "$R/lib/modules" | grep '^6\.1\.' | head -n 1)/build")")
+hdr=
+for kdir in "$R"/lib/modules/6.1.*/build; do
+	[ -e "$kdir" ] && hdr=$(basename "$(readlink -f "$kdir")") && break
+done
 fake_kernel() { # fake_kernel VERSION [CONFIG_TO_DROP]
 	mkdir -p "$R/lib/modules/$1" "$R/tmp/src-$1"
 	cp -a "$R/usr/src/$hdr/." "$R/tmp/src-$1/"
@@ -210,8 +213,9 @@ printf 'options meas proc_slots=1024\n' >>"$R/etc/modprobe.d/meas.conf"
 kernels=${MEAS_PKGTEST_KERNELS:-}
 if [ -z "$kernels" ]; then
 	for s in 6.1 6.12; do
-		k=$(ls -d /lib/modules/"$s".*-amd64 2>/dev/null | xargs -rn1 basename |
-			grep -v -e -rt- -e -cloud- | sort -V | tail -n 1)
+		k=$(for kdir in /lib/modules/"$s".*-amd64; do
+			[ -d "$kdir" ] && basename "$kdir"
+		done | grep -v -e -rt- -e -cloud- | sort -V | tail -n 1)
 		ok "a $s kernel is installed to boot ($k)" test -n "$k"
 		kernels+=" $k"
 	done

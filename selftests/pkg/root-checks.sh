@@ -131,6 +131,7 @@ ok "a program builds and links against libmeas with pkg-config" \
 every_header() {
 	local h
 	for h in /usr/include/meas/linux/*.h; do
+		# shellcheck disable=SC2046 # pkg-config's flags, one per word
 		echo "#include <linux/$(basename "$h")>" |
 			cc -Wall -Werror -fsyntax-only -x c $(pkg-config --cflags libmeas) - || return 1
 	done
