@@ -891,29 +891,21 @@ TEST_F(iotrace, buffer_not_writable_keeps_records)
 	null_blk_unload();
 }
 
+/*
+ * The size, flags and reserved rules: struct_rules_test.c.  Here the
+ * newer caller's longer struct with a zero tail, which needs class 14.
+ */
 TEST_F(iotrace, malformed_struct)
 {
 	struct meas_iotrace_read r = iotrace_req(self->rec, sizeof(self->rec));
 	struct {
 		struct meas_iotrace_read r;
 		uint64_t tail;
-	} big = { .r = r, .tail = 1 };
+	} big = { .r = r, .tail = 0 };
 
 	ASSERT_EQ(0, meas_start(self->fd, 1U << MEAS_CLASS_IO, NULL));
-	r.size = MEAS_IOTRACE_SIZE_VER0 - 1;
-	EXPECT_EQ(-EINVAL, iotrace_raw(self->fd, &r));
-	EXPECT_EQ(MEAS_RC_NONE, r.result);
-	r = iotrace_req(self->rec, sizeof(self->rec));
-	r.reserved[1] = 1;
-	EXPECT_EQ(-EINVAL, iotrace_raw(self->fd, &r));
-	r = iotrace_req(self->rec, sizeof(self->rec));
-	r.flags = 0x80;
-	EXPECT_EQ(-EOPNOTSUPP, iotrace_raw(self->fd, &r));
 	big.r.size = sizeof(big);
-	EXPECT_EQ(-E2BIG, iotrace_raw(self->fd, &big.r));
-	big.tail = 0;
 	EXPECT_EQ(0, iotrace_raw(self->fd, &big.r));
-	EXPECT_EQ(-EFAULT, iotrace_raw(self->fd, (void *)8));
 }
 
 TEST_F(iotrace, new_session_restarts_the_cursor)

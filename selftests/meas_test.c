@@ -229,40 +229,27 @@ TEST_F(meas, stop_only_own_bits)
 
 /* Struct validation, common to every ioctl */
 
+/*
+ * The size, flags and reserved rules of every struct are in
+ * struct_rules_test.c; here what needs a call that succeeds: a longer
+ * struct with a zero tail is accepted.  And an unknown ioctl is ENOTTY.
+ */
 TEST_F(meas, struct_errors)
 {
 	struct meas_start s = { .size = sizeof(s), .classmask = 1 };
 	unsigned char big[sizeof(s) + 16];
 
-	s.size = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_START, &s));
-	EXPECT_EQ(EINVAL, errno);
-	s.size = sizeof(s);
-	s.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_START, &s));
-	EXPECT_EQ(EOPNOTSUPP, errno);
-	s.flags = 0;
-	s.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_STOP, &s));
-	EXPECT_EQ(EINVAL, errno);
-	s.reserved[1] = 0;
-	/* A larger struct from a newer caller: zero tail accepted... */
 	memset(big, 0, sizeof(big));
 	memcpy(big, &s, sizeof(s));
 	((struct meas_start *)big)->size = sizeof(big);
 	EXPECT_EQ(0, ioctl(self->fd, MEAS_IOC_START, big));
-	/* ...a non-zero tail refused. */
-	big[sizeof(big) - 1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_START, big));
-	EXPECT_EQ(E2BIG, errno);
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_START, (void *)8));
-	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_GET, NULL));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, _IO(MEAS_IOC_TYPE, 0x7f), &s));
 	EXPECT_EQ(ENOTTY, errno);
 }
 
+/* The size, flags and reserved rules: struct_rules_test.c.  pad is GET's. */
 TEST_F(meas, get_struct_errors)
 {
 	uint64_t v[4];
@@ -271,19 +258,7 @@ TEST_F(meas, get_struct_errors)
 		.wordcount = 1,
 	};
 
-	g.flags = 2;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_GET, &g));
-	EXPECT_EQ(EOPNOTSUPP, errno);
-	g.flags = 0;
 	g.pad = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_GET, &g));
-	EXPECT_EQ(EINVAL, errno);
-	g.pad = 0;
-	g.reserved[0] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_GET, &g));
-	EXPECT_EQ(EINVAL, errno);
-	g.reserved[0] = 0;
-	g.size = MEAS_GET_SIZE_VER0 - 8;
 	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_GET, &g));
 	EXPECT_EQ(EINVAL, errno);
 }
