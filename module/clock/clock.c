@@ -378,11 +378,10 @@ static long clock_getinfo(struct file *file, void __user *u)
 	struct meas_clockinfo k;
 	long usize;
 
-	usize = meas_uarg_copy_in(&k, sizeof(k), MEAS_CLOCKINFO_SIZE_VER0, u);
+	usize = meas_uarg_read_outonly(&k, sizeof(k), MEAS_CLOCKINFO_SIZE_VER0,
+				       u);
 	if (usize < 0)
 		return usize;
-	/* Every field but size is output. */
-	memset(&k, 0, sizeof(k));
 	if (mutex_lock_killable(&clock_lock))
 		return -EINTR;
 	if (clock.owner) {
@@ -397,7 +396,6 @@ static long clock_getinfo(struct file *file, void __user *u)
 	}
 	k.cpus = cpumask_weight(&clock_armed);
 	mutex_unlock(&clock_lock);
-	k.size = usize;
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize, 0);
 }
 

@@ -94,13 +94,10 @@ static long dev_getinfo(struct meas_file *mf, void __user *u)
 	struct meas_info k;
 	long usize;
 
-	usize = meas_uarg_copy_in(&k, sizeof(k), MEAS_INFO_SIZE_VER0, u);
+	usize = meas_uarg_read_outonly(&k, sizeof(k), MEAS_INFO_SIZE_VER0, u);
 	if (usize < 0)
 		return usize;
-	/* Every field but size is output. */
-	memset(&k, 0, sizeof(k));
 	meas_ctl_info(mf->mask, &k);
-	k.size = usize;
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize, 0);
 }
 

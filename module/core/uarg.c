@@ -68,6 +68,30 @@ long meas_uarg_read(void *k, size_t ksize, size_t ver0, void __user *u,
 }
 
 /**
+ * meas_uarg_read_outonly() - the start of an ioctl whose struct is output
+ * @k: kernel copy of the struct; its first member is the u32 size
+ * @ksize: sizeof(*@k)
+ * @ver0: the struct's first published size
+ * @u: the user's struct
+ *
+ * Only the size is input: the size rules are checked as for any struct,
+ * then @k is zeroed but for its size, ready to be filled in.
+ *
+ * Return: the size the caller gave, or an error of meas_uarg_copy_in().
+ */
+long meas_uarg_read_outonly(void *k, size_t ksize, size_t ver0,
+			    void __user *u)
+{
+	long usize = meas_uarg_copy_in(k, ksize, ver0, u);
+
+	if (usize < 0)
+		return usize;
+	memset(k, 0, ksize);
+	*(u32 *)k = usize;
+	return usize;
+}
+
+/**
  * meas_uarg_copy_out() - write a versioned struct back
  * @u: the user's struct
  * @k: kernel copy of the struct

@@ -14,6 +14,8 @@ long meas_uarg_copy_in(void *k, size_t ksize, size_t ver0, void __user *u);
 long meas_uarg_read(void *k, size_t ksize, size_t ver0, void __user *u,
 		    const u32 *flags, u32 known, const void *reserved,
 		    size_t rlen);
+long meas_uarg_read_outonly(void *k, size_t ksize, size_t ver0,
+			    void __user *u);
 long meas_uarg_copy_out(void __user *u, const void *k, size_t ksize,
 			u32 usize, long ret);
 
