@@ -18,13 +18,19 @@
 # clock's loop (make bench boots a VM for each, see selftests/Makefile);
 # both by default.
 # MEAS_INSN_REPS (default 3) repeats; MEAS_INSN_SCALE (default 1) scales
-# every N.
+# every N; MEAS_INSN_ONLY (a list of workloads) runs only those.
+# MEAS_INSN_PROF=1 also writes the profile of each run (the plugin's
+# prof= file, insn_mark prof before and after it) and lists the module's
+# functions after each insmod ("INSN-SYM ADDRESS NAME") and the kernel's
+# (INSN-KSYMS: gzip, base64), for selftests/bench/insn/insn_prof.sh.
 set -eu
 out=${1:?usage: insn_bench.sh BUILD_DIR [events|sampler]}
 part=${2:-all}
 mark="$out/insn_mark"
 reps=${MEAS_INSN_REPS:-3}
 scale=${MEAS_INSN_SCALE:-1}
+only=${MEAS_INSN_ONLY:-}
+prof=${MEAS_INSN_PROF:-0}
 M=tools/measctl/measctl
 export MEAS_RUNDIR=/tmp/meas-insn
 
@@ -33,10 +39,25 @@ export MEAS_RUNDIR=/tmp/meas-insn
 run() {
 	w=$1 v=$2 r=$3 n=$4
 	shift 4
+	[ "$prof" = 0 ] || "$mark" prof
 	"$mark"
 	"$@" >/tmp/insn.out
 	"$mark"
+	[ "$prof" = 0 ] || "$mark" prof
 	echo "INSN-RUN $w $v $r $n $(events "$w" "$n")"
+}
+
+# whether MEAS_INSN_ONLY leaves WORKLOAD out
+skip() {
+	[ -n "$only" ] && case " $only " in *" $1 "*) false ;; *) true ;; esac
+}
+
+# load meas; for the profile, where its functions are
+load() {
+	insmod module/meas.ko
+	[ "$prof" = 0 ] ||
+		awk '$4 == "[meas]" && ($2 == "t" || $2 == "T") {
+			print "INSN-SYM", $1, $3 }' /proc/kallsyms
 }
 
 # the events a run had: the sampler's ticks follow from the loop's time
@@ -51,6 +72,7 @@ events() {
 both() {
 	w=$1 v=$2 r=$3 n=$4
 	shift 4
+	skip "$w" && return
 	run "$w" "$v" "$r" "$n" "$@" $n
 	run "$w" "$v" "$r" $((2 * n)) "$@" $((2 * n))
 }
@@ -70,6 +92,7 @@ fio_n() {
 # (the holder started and stopped outside the bracket)
 sampler() {
 	v=$1 r=$2
+	skip sampler && return
 	if [ "$v" != free ]; then
 		taskset -c 0 "$out/clock_hold" -i 5 -c "$v" >/tmp/insn.hold &
 		holder=$!
@@ -86,6 +109,10 @@ sampler() {
 
 sym() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
 "$mark" timer "$(sym asm_sysvec_apic_timer_interrupt)" "$(sym error_return)"
+# the kernel's functions, for the profile (the host has no System.map of
+# Debian's kernel: that is in the -dbg package)
+[ "$prof" = 0 ] || awk '$2 ~ /^[tT]$/ && NF == 3 { print $1, $3 }' /proc/kallsyms |
+	gzip -1 | base64 -w 120 | sed 's/^/INSN-KSYMS /'
 
 # Whether a wakeup preempts the running task depends on how long each
 # ran, which is host time: with wakeup preemption off (no other task
@@ -97,7 +124,9 @@ last=$((cpus - 1))
 
 pp=$((10000 * scale))
 io=$((20000 * scale))
-spin=$((60000000 * scale))
+# about 5 s under TCG, a thousand ticks: at 60 million (0.3 s) the 60
+# ticks of a run left the cost of one to chance within 17%
+spin=$((1000000000 * scale))
 svc=$((100000 * scale))
 
 rmmod null_blk 2>/dev/null || true
@@ -110,7 +139,7 @@ event_costs() {
 	r=$1
 	both pingpong absent $r $pp taskset -c 0 "$out/pingpong" -n
 	both fio absent $r $io fio_n
-	insmod module/meas.ko
+	load
 	both pingpong 0 $r $pp taskset -c 0 "$out/pingpong" -e -n
 	$M start 15 >/dev/null
 	both pingpong 15 $r $pp taskset -c 0 "$out/pingpong" -n
@@ -127,7 +156,7 @@ event_costs() {
 # what a tick of the clock costs
 tick_costs() {
 	r=$1
-	insmod module/meas.ko
+	load
 	sampler free $r
 	sampler pc $r
 	sampler snap $r

@@ -53,11 +53,13 @@ function spread(s, m,    a, n, i, d, w) {
 	}
 	return m ? 100 * w / m : 0
 }
-# C VM VCPU TOTAL TIMER REST0.. TIMER0..: the marker counts of each VM;
-# for the sampler the timer interrupt of the last vCPU, which runs the loop
+# C VM VCPU TOTAL TIMER REST0.. TIMER0.. IRQS0..: the marker counts of
+# each VM; for the sampler the timer interrupt of the last vCPU, which
+# runs the loop: its instructions and how often it was entered
 $1 == "C" {
 	m = $2; n = ++nc[m]; c[m, n] = $4; q[m, n] = $5; z[m, n] = $6
-	q1[m, n] = $(5 + 2 * ((NF - 5) / 2))
+	nv1 = (NF - 5) / 3
+	q1[m, n] = $(5 + 2 * nv1); e1[m, n] = $(5 + 3 * nv1)
 	next
 }
 # INSN-RUN VM WORKLOAD VARIANT REP N EVENTS SECONDS: made one field
@@ -67,7 +69,10 @@ $1 == "INSN-RUN" {
 	j = ++k[m]
 	if (2 * j > nc[m]) { print "insn_table: fewer marker counts than runs" > "/dev/stderr"; bad = 1; exit 1 }
 	i = c[m, 2 * j] - c[m, 2 * j - 1]; t = q[m, 2 * j] - q[m, 2 * j - 1]
-	if ($2 == "sampler") t = q1[m, 2 * j] - q1[m, 2 * j - 1]
+	if ($2 == "sampler") {
+		t = q1[m, 2 * j] - q1[m, 2 * j - 1]
+		irqs = e1[m, 2 * j] - e1[m, 2 * j - 1]
+	}
 	# pinned to CPU 0: what CPU 0 ran outside the timer interrupt; for
 	# task measurement those of every CPU, as its records are written to the
 	# file by a worker that runs on the other CPU
@@ -76,7 +81,7 @@ $1 == "INSN-RUN" {
 	key = $2 " " $3 " " $4
 	if ($2 == "sampler") {
 		# one run a variant: the same loop with the clock free or not
-		d[key] = i; dq[key] = t; de[key] = $6; ds[key] = $7
+		d[key] = i; dq[key] = t; de[key] = $6; ds[key] = $7; di[key] = irqs
 		if ($4 > 0) { if (!(($2 " " $3) in seen)) order[++nv] = $2 " " $3; seen[$2 " " $3] = 1; reps[$4] = 1 }
 		next
 	}
@@ -107,10 +112,14 @@ END {
 			if (w == "sampler") {
 				# the timer interrupt of the loop CPU (nohz_full: the
 				# ticks of the clock, less what the free loop has
-				# there, the tick while it starts and ends) per tick
-				x = (dq[key] - dq[bkey]) / de[key]
+				# there, the residual tick, at its rate a second) per
+				# interrupt it entered, less those of the free loop
+				f = ds[key] / ds[bkey]
+				x = (dq[key] - f * dq[bkey]) / (di[key] - f * di[bkey])
 				if (v == base[w]) x = 0
-				y = d[bkey] / (d[bkey] + x * de[key])
+				# the instructions of the loop, at its rate a second, over
+				# those and the instructions of the ticks (one every 5 ms)
+				y = d[bkey] / (d[bkey] + x * de[key] / f)
 			} else {
 				# the timer interrupt is left out (above)
 				x = (d[key] - dq[key]) / de[key]
