@@ -26,7 +26,8 @@
 #                   per event (Documentation/performance.rst)
 #   make sparse     sparse on every file of the module (C=2)
 #   make checkpatch checkpatch --strict on the kernel sources, the uapi and
-#                   the tools (lib, measctl)
+#                   the tools (lib, measctl, exporter; see
+#                   scripts/checkpatch-tools.allow)
 #   make man        the man pages measctl(8) and meas(4), from Documentation/
 #   make deb        the Debian packages meas-dkms, measctl, libmeas-dev
 #   make install    the tools, library, headers, man pages, completion,

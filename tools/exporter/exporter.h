@@ -39,6 +39,7 @@ enum mx_src {
 };
 
 #define MX_NONE		(-1)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /**
  * struct mx_series - one series of a family

@@ -36,6 +36,7 @@ static const struct mx_series stops[] = {
 	{ "exit", MEAS_C0_STOP_EXIT, MX_NONE },
 	END
 };
+
 static const struct mx_series preemptions[] = { ONE(MEAS_C0_PREEMPTIONS) };
 static const struct mx_series forks[] = { ONE(MEAS_C0_FORKS) };
 static const struct mx_series execs[] = { ONE(MEAS_C0_EXECS) };
@@ -45,6 +46,7 @@ static const struct mx_series pauses[] = {
 	{ "disc", MEAS_C0_PAUSE_DISC, MX_NONE },
 	END
 };
+
 static const struct mx_series wakeups[] = { ONE(MEAS_C0_WAKEUPS) };
 static const struct mx_series wakeups_new[] = { ONE(MEAS_C0_WAKEUPS_NEW) };
 static const struct mx_series migrations[] = { ONE(MEAS_C0_MIGRATIONS) };
@@ -65,6 +67,7 @@ static const struct mx_series disc_reads[] = {
 	{ "nowait", MEAS_C0_DISC_READ_NOWAIT, MX_NONE },
 	END
 };
+
 static const struct mx_series disc_writes[] = {
 	{ "forced", MEAS_C0_DISC_WRITE_FORCED, MX_NONE },
 	{ "background", MEAS_C0_DISC_WRITE_BACKGROUND, MX_NONE },
@@ -73,6 +76,7 @@ static const struct mx_series disc_writes[] = {
 	{ "nowait", MEAS_C0_DISC_WRITE_NOWAIT, MX_NONE },
 	END
 };
+
 static const struct mx_series disc_busy[] = { ONE(MEAS_C0_DISC_BUSY) };
 static const struct mx_series disc_control[] = { ONE(MEAS_C0_DISC_CONTROL) };
 static const struct mx_series qlen[] = { ONE(MEAS_C0_DISC_QLEN0) };
@@ -223,4 +227,4 @@ const struct mx_family mx_families[] = {
 	  MX_SRC_SCRAPE, NULL, 0, self },
 };
 
-const size_t mx_nfamilies = sizeof(mx_families) / sizeof(mx_families[0]);
+const size_t mx_nfamilies = ARRAY_SIZE(mx_families);

@@ -20,7 +20,7 @@
 
 #define DEFAULT_PORT	9872
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: meas-exporter [options]\n"
@@ -130,14 +130,14 @@ static int parse(int argc, char **argv, struct opts *o)
 			printf("meas-exporter %s\n", MEAS_VERSION);
 			exit(0);
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			exit(0);
 		default:
 			bad = -1;
 		}
 	}
 	if (bad || optind != argc) {
-		usage(stderr);
+		print_usage(stderr);
 		return -1;
 	}
 	return 0;

@@ -450,7 +450,11 @@ int mx_scrape(struct mx_hold *h, struct om_buf *out)
 	if (err)
 		return err;
 	mx_hold_user_classes(h, &info);
-	fixed.ok = disc.ok = xfer.ok = lat.ok = io.ok = 0;
+	fixed.ok = 0;
+	disc.ok = 0;
+	xfer.ok = 0;
+	lat.ok = 0;
+	io.ok = 0;
 	if (h->mask & 1U) {
 		words = info.region_bytes[MEAS_CLASS_GLOBAL] / sizeof(uint64_t);
 		sub_read(h->fd, 0, MEAS_C0_SUB_FIXED, words, &fixed);

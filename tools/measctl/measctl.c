@@ -235,8 +235,7 @@ static const char *err_hint(const char *call, int err)
 	if (!call && (err == ENOENT || err == ENXIO || err == ENODEV))
 		return " (is the meas module loaded?)";
 	if (err == ENOTTY)
-		return " (a call the loaded meas.ko does not know: is it older than measctl? "
-		       "see 'measctl --version')";
+		return " (unknown to this meas.ko: older than measctl? see 'measctl --version')";
 	return "";
 }
 

@@ -804,8 +804,8 @@ static int task_svg(struct cmd_ctx *ctx, const struct tf_session *s,
 	if (!f) {
 		rc = fail(ctx, errno, "cannot write %s", path);
 	} else {
-		flame_svg(f, &fl, title, "program counter samples of CPU time: "
-			  "object, function", true);
+		flame_svg(f, &fl, title,
+			  "program counter samples of CPU time: object, function", true);
 		if (fclose(f))
 			rc = fail(ctx, errno, "cannot write %s", path);
 	}
