@@ -3,7 +3,7 @@
  * Why a task left the CPU: the MPE IV stop reasons, as Linux shows them.
  * One classification for class 0 (sched.c), class 15 (proc.c) and the
  * class 15 enable scan (proctab.c).  Pure logic without kernel
- * dependency, so that the host unit tests build this same file; the
+ * dependency, so that the host unit tests build this same header; the
  * caller turns the task's state into MEAS_SW_* flags (sched/stop.h).
  */
 #ifndef _MEAS_STOP_H
@@ -41,6 +41,32 @@ enum meas_stop {
 	MEAS_STOP_NR
 };
 
-enum meas_stop meas_stop_classify(unsigned int sw);
+/**
+ * meas_stop_classify() - the stop reason of a task leaving the CPU
+ * @sw: MEAS_SW_* flags of the task
+ *
+ * The final switch-out of a task is its exit, whatever else is set; a
+ * task that stays runnable was preempted; job control comes before the
+ * kind of sleep, and I/O wait tells disc waits from the others: the order
+ * of the checks is the definition.  Inline: it runs in every context
+ * switch of classes 0 and 15, where the compiler folds it into the
+ * computation of @sw (a call cost 17 instructions a switch).
+ *
+ * Return: the reason, a MEAS_STOP_* value below MEAS_STOP_NR.
+ */
+static inline enum meas_stop meas_stop_classify(unsigned int sw)
+{
+	if (sw & MEAS_SW_DEAD)
+		return MEAS_STOP_EXITED;
+	if (sw & MEAS_SW_PREEMPT)
+		return MEAS_STOP_PREEMPTED;
+	if (sw & MEAS_SW_JOBCTL)
+		return MEAS_STOP_JOBCTL;
+	if (sw & MEAS_SW_UNINTR)
+		return sw & MEAS_SW_IOWAIT ? MEAS_STOP_DISC_BLOCKED :
+					     MEAS_STOP_BLOCKED;
+	return sw & MEAS_SW_IOWAIT ? MEAS_STOP_DISC_UNBLOCKED :
+				     MEAS_STOP_IMPEDED;
+}
 
 #endif /* _MEAS_STOP_H */

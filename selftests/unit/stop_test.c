@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of module/logic/stop.c: the stop reason of a context
+ * Host unit tests of module/logic/stop.h: the stop reason of a context
  * switch, as class 0 and class 15 count it.  The order of precedence is
  * the contract: exit, then preemption, then job control, then the kind
  * of sleep, told apart by I/O wait.
