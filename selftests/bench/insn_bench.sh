@@ -52,9 +52,10 @@ skip() {
 	[ -n "$only" ] && case " $only " in *" $1 "*) false ;; *) true ;; esac
 }
 
-# load meas; for the profile, where its functions are
+# load meas (MEAS_KO, default module/meas.ko); for the profile, where its
+# functions are
 load() {
-	insmod module/meas.ko
+	insmod "${MEAS_KO:-module/meas.ko}"
 	[ "$prof" = 0 ] ||
 		awk '$4 == "[meas]" && ($2 == "t" || $2 == "T") {
 			print "INSN-SYM", $1, $3 }' /proc/kallsyms
@@ -122,12 +123,12 @@ echo 1000000000 >/sys/kernel/debug/sched/wakeup_granularity_ns
 cpus=$(getconf _NPROCESSORS_ONLN)
 last=$((cpus - 1))
 
-pp=$((10000 * scale))
+pp=$((20000 * scale))
 io=$((20000 * scale))
 # about 5 s under TCG, a thousand ticks: at 60 million (0.3 s) the 60
 # ticks of a run left the cost of one to chance within 17%
 spin=$((1000000000 * scale))
-svc=$((100000 * scale))
+svc=$((200000 * scale))
 
 rmmod null_blk 2>/dev/null || true
 modprobe null_blk queue_mode=2 nr_devices=1 gb=4 irqmode=0
