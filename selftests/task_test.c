@@ -854,11 +854,15 @@ static int bad_start(int fd, struct meas_task_start *k)
 	return k->result == MEAS_RC_NONE ? errno : -1;
 }
 
+/*
+ * Fields out of range.  The rules every struct follows (size, flags, pad,
+ * reserved, trailing bytes, an unreadable struct) are tested once for
+ * all ioctls, in struct_rules_test.c.
+ */
 TEST_F(task, bad_arguments)
 {
 	struct meas_task_start k;
 	struct meas_task_stop s;
-	char big[sizeof(k) + 8];
 
 	tfill(&k, 0, MEAS_TASK_PCOUNTER_MAX + 1, 0, 0, self->path);
 	EXPECT_EQ(EINVAL, bad_start(self->fd, &k));
@@ -866,39 +870,11 @@ TEST_F(task, bad_arguments)
 	EXPECT_EQ(EINVAL, bad_start(self->fd, &k));
 	tfill(&k, -1, 0, 0, 0, self->path);
 	EXPECT_EQ(EINVAL, bad_start(self->fd, &k));
-	tfill(&k, 0, 0, 0x100, 0, self->path);
-	EXPECT_EQ(EOPNOTSUPP, bad_start(self->fd, &k));
-	tfill(&k, 0, 0, 0, 0, self->path);
-	k.reserved[3] = 1;
-	EXPECT_EQ(EINVAL, bad_start(self->fd, &k));
-	tfill(&k, 0, 0, 0, 0, self->path);
-	k.pad = 1;
-	EXPECT_EQ(EINVAL, bad_start(self->fd, &k));
-	tfill(&k, 0, 0, 0, 0, self->path);
-	k.size = MEAS_TASK_START_SIZE_VER0 - 8;
-	EXPECT_EQ(EINVAL, bad_start(self->fd, &k));
-	tfill(&k, 0, 0, 0, 0, self->path);
-	memset(big, 0, sizeof(big));
-	memcpy(big, &k, sizeof(k));
-	((struct meas_task_start *)big)->size = sizeof(big);
-	big[sizeof(k) + 3] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_TASK_START, big));
-	EXPECT_EQ(E2BIG, errno);
 	tfill(&k, 0, 0, 0, 0, (char *)8);
 	EXPECT_EQ(EFAULT, bad_start(self->fd, &k));
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_TASK_START, (void *)8));
-	EXPECT_EQ(EFAULT, errno);
 	tstop(self->fd, 0, &s);
 	memset(&s, 0, sizeof(s));
 	s.size = sizeof(s);
-	s.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_TASK_STOP, &s));
-	EXPECT_EQ(EOPNOTSUPP, errno);
-	s.flags = 0;
-	s.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_TASK_STOP, &s));
-	EXPECT_EQ(EINVAL, errno);
-	s.reserved[1] = 0;
 	s.pid = -1;
 	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_TASK_STOP, &s));
 	EXPECT_EQ(EINVAL, errno);

@@ -351,26 +351,10 @@ TEST_F(upd, define_malformed_struct)
 	struct meas_define d;
 	int rc;
 
-	test_def(&d, CA);
-	d.size = sizeof(d);
-	d.flags = 0x2;
-	d.result = MEAS_RC_NONE;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_DEFINE, &d));
-	EXPECT_EQ(EOPNOTSUPP, errno);
-	d.flags = 0;
-	d.pad = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_DEFINE, &d));
-	EXPECT_EQ(EINVAL, errno);
-	d.pad = 0;
-	d.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_DEFINE, &d));
-	EXPECT_EQ(EINVAL, errno);
-	d.reserved[1] = 0;
-	d.size = MEAS_DEFINE_SIZE_VER0 - 8;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_DEFINE, &d));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(MEAS_RC_NONE, d.result);
-	/* Item definitions that cannot be read. */
+	/*
+	 * Item definitions that cannot be read.  The rules every struct
+	 * follows are tested once for all ioctls, in struct_rules_test.c.
+	 */
 	test_def(&d, CA);
 	d.items = 8;
 	EXPECT_EQ(-EFAULT, meas_define(self->fd, &d, &rc));
@@ -630,24 +614,15 @@ TEST_F(upd, update_malformed_struct)
 
 	ASSERT_EQ(0, define_test_class(self->fd, CA, &rc));
 	ASSERT_EQ(0, meas_start(self->fd, 1U << CA, &rc));
-	u.flags = 0x8;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_UPDATE, &u));
-	EXPECT_EQ(EOPNOTSUPP, errno);
-	u.flags = 0;
+	/*
+	 * The rules are tested once for all ioctls in struct_rules_test.c;
+	 * here, that a refused update of a live class changes nothing.
+	 */
 	u.pad = 1;
 	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_UPDATE, &u));
 	EXPECT_EQ(EINVAL, errno);
-	u.pad = 0;
-	u.reserved[0] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_UPDATE, &u));
-	EXPECT_EQ(EINVAL, errno);
-	u.reserved[0] = 0;
-	u.size = MEAS_UPDATE_SIZE_VER0 - 8;
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_UPDATE, &u));
-	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MEAS_RC_NONE, u.result);
-	EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_UPDATE, (void *)8));
-	EXPECT_EQ(EFAULT, errno);
+	u.pad = 0;
 	EXPECT_EQ(0, item(self->fd, CA, 0, 0));
 	/* A larger struct with zero tail is accepted. */
 	{
@@ -660,6 +635,7 @@ TEST_F(upd, update_malformed_struct)
 		big[sizeof(u) + 3] = 1;
 		EXPECT_EQ(-1, ioctl(self->fd, MEAS_IOC_UPDATE, big));
 		EXPECT_EQ(E2BIG, errno);
+		EXPECT_EQ(1, item(self->fd, CA, 0, 0));
 	}
 }
 
