@@ -365,6 +365,21 @@ _Static_assert(MEAS_P0_ENTRY_SIZE == 0 && MEAS_P0_ENTRIES == 1 &&
 	       MEAS_P0_MEM_AVAILABLE == 6, "class 15 entry 0");
 _Static_assert(MEAS_IO_H_NEXT == 0 && MEAS_IO_H_CAPACITY == 1 &&
 	       MEAS_IO_H_TOTAL == 2, "class 14 entry 0");
+/* and meas's own words of those entries 0, where they were published */
+_Static_assert(MEAS_P0_MEM_TABLE == 7 && MEAS_P0_LIVE == 8 &&
+	       MEAS_P0_EXITED == 9 && MEAS_P0_OVERFLOW == 10 &&
+	       MEAS_P0_THREAD_OVERFLOW == 11 && MEAS_P0_REUSED == 12 &&
+	       MEAS_P0_EXIT_SEQ == 13 && MEAS_P0_EXIT_LOST == 14 &&
+	       MEAS_P0_THREAD_SLOTS == 15 && MEAS_P0_THREADS_LIVE == 16 &&
+	       MEAS_P0_HIGH_WATER == 17 && MEAS_P0_CLOCK_START == 18 &&
+	       MEAS_P0_CLOCK_END == 19 && MEAS_P0_RELEASE == 24,
+	       "class 15 entry 0, Linux words");
+_Static_assert(MEAS_IO_H_LOST == 4 && MEAS_IO_H_PARTS == 5 &&
+	       MEAS_IO_H_PART_RECORDS == 6 && MEAS_IO_H_RECORD_WORDS == 7 &&
+	       MEAS_IO_H_UNTRACKED == 12 && MEAS_IO_H_SESSION == 13 &&
+	       MEAS_IO_H_START_REAL == 16 && MEAS_IO_H_TRACK_SLOTS == 17 &&
+	       MEAS_IO_H_TRACK_FULL == 18 && MEAS_IO_H_STALE == 19 &&
+	       MEAS_IO_H_PART0 == 21, "class 14 entry 0, Linux words");
 
 /*
  * The numbers meas keeps from MPE IV (Documentation/mpe-differences.rst,
