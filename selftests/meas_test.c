@@ -152,6 +152,31 @@ TEST_F(meas, start_code4_region_too_big)
 	EXPECT_EQ(0, info_of(self->fd).global_mask);
 }
 
+/*
+ * A START of several classes is all or nothing: when a later class fails,
+ * the classes the call had already enabled are disabled again (MPE IV
+ * kept the XDS it had acquired for them; Documentation/mpe-differences.rst).
+ * Class 0 fits in 1 MiB, class 15 does not.
+ */
+TEST_F(meas, start_failure_undoes_the_classes_it_started)
+{
+	struct meas_info before = info_of(self->fd), after;
+	int rc = -9;
+
+	set_param("max_region_kib", "1024");
+	EXPECT_EQ(-E2BIG, meas_start(self->fd, 1U | 1U << MEAS_CLASS_PROC, &rc));
+	EXPECT_EQ(MEAS_START_TOOBIG, rc);
+	after = info_of(self->fd);
+	EXPECT_EQ(0, after.global_mask);
+	EXPECT_EQ(0, after.file_mask);
+	EXPECT_EQ(0, after.enablers[0]);
+	EXPECT_EQ(0, after.region_bytes[0]);
+	EXPECT_EQ(before.probes, after.probes);
+	/* class 0 alone still fits */
+	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
+	EXPECT_EQ(1, info_of(self->fd).global_mask);
+}
+
 TEST_F(meas, start_unprivileged_eperm)
 {
 	int status, rc;
