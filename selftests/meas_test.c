@@ -52,6 +52,18 @@ FIXTURE_TEARDOWN(meas)
 	set_param("max_region_kib", "262144");
 }
 
+/* No class enabled, no region, no probe: what a file sees alone. */
+static void expect_nothing_enabled(struct __test_metadata *_metadata, int fd)
+{
+	struct meas_info info = info_of(fd);
+
+	EXPECT_EQ(0, info.file_mask);
+	EXPECT_EQ(0, info.global_mask);
+	EXPECT_EQ(0, info.enablers[0]);
+	EXPECT_EQ(0, info.region_bytes[0]);
+	EXPECT_EQ(0, info.probes);
+}
+
 /* STARTSTATISTICS */
 
 TEST_F(meas, start_ok_sets_masks)
@@ -160,18 +172,12 @@ TEST_F(meas, start_code4_region_too_big)
  */
 TEST_F(meas, start_failure_undoes_the_classes_it_started)
 {
-	struct meas_info before = info_of(self->fd), after;
 	int rc = -9;
 
 	set_param("max_region_kib", "1024");
 	EXPECT_EQ(-E2BIG, meas_start(self->fd, 1U | 1U << MEAS_CLASS_PROC, &rc));
 	EXPECT_EQ(MEAS_START_TOOBIG, rc);
-	after = info_of(self->fd);
-	EXPECT_EQ(0, after.global_mask);
-	EXPECT_EQ(0, after.file_mask);
-	EXPECT_EQ(0, after.enablers[0]);
-	EXPECT_EQ(0, after.region_bytes[0]);
-	EXPECT_EQ(before.probes, after.probes);
+	expect_nothing_enabled(_metadata, self->fd);
 	/* class 0 alone still fits */
 	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
 	EXPECT_EQ(1, info_of(self->fd).global_mask);
@@ -212,18 +218,12 @@ TEST_F(meas, start_unprivileged_eperm)
 
 TEST_F(meas, stop_ok_frees_region)
 {
-	struct meas_info info;
 	int rc = -9;
 
 	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
 	ASSERT_EQ(0, meas_stop(self->fd, 1, &rc));
 	EXPECT_EQ(MEAS_STOP_OK, rc);
-	info = info_of(self->fd);
-	EXPECT_EQ(0, info.file_mask);
-	EXPECT_EQ(0, info.global_mask);
-	EXPECT_EQ(0, info.enablers[0]);
-	EXPECT_EQ(0, info.region_bytes[0]);
-	EXPECT_EQ(0, info.probes);
+	expect_nothing_enabled(_metadata, self->fd);
 }
 
 TEST_F(meas, stop_bad_mask)
