@@ -41,6 +41,7 @@
 #include "core/xds.h"
 #include "core/tp.h"
 #include "core/inject.h"
+#include "sched/hook.h"
 #include "sched/stop.h"
 
 static unsigned int proc_slots = 32768;
@@ -171,13 +172,20 @@ static void proc_switch_in(struct proc_thr *t, u64 now)
 	raw_write_seqcount_end(&t->seq);
 }
 
-static void proc_probe_switch(void *data, bool preempt,
-			      struct task_struct *prev,
-			      struct task_struct *next, unsigned int prev_state)
+/**
+ * meas_proc_switch() - class 15's part of a context switch (sched/sched.c)
+ * @tab: the table
+ * @preempt: the switch is a preemption
+ * @prev: the thread leaving the CPU
+ * @next: the thread taking it
+ * @prev_state: @prev's state as the scheduler saw it
+ * @now: local_clock(), read once for classes 0 and 15
+ */
+void meas_proc_switch(struct proc_tab *tab, bool preempt,
+		      struct task_struct *prev, struct task_struct *next,
+		      unsigned int prev_state, u64 now)
 {
-	struct proc_tab *tab = data;
 	struct proc_cpu *pc = this_cpu_ptr(tab->pcpu);
-	u64 now = local_clock();
 	struct proc_thr *t;
 
 	if (!is_idle_task(prev)) {
@@ -200,15 +208,14 @@ static void proc_probe_switch(void *data, bool preempt,
 	pc->rec = t;
 }
 
-MEAS_SWITCH_PROBE(proc_probe_switch_tp, proc_probe_switch)
-
 /*
  * A sleeping thread is woken: its pause ends.  A sleep its own timer
- * ended is a timed-out stop rather than the stop it began as.
+ * ended is a timed-out stop rather than the stop it began as.  Class
+ * 15's part of a wakeup (sched/sched.c).
  */
-static void proc_probe_wakeup(void *data, struct task_struct *p)
+void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p)
 {
-	struct proc_thr *t = meas_proctab_find(data, p);
+	struct proc_thr *t = meas_proctab_find(tab, p);
 	u64 now;
 
 	if (!t || READ_ONCE(t->st) != PT_SLEEP)
@@ -306,9 +313,8 @@ static void proc_probe_hrtimer(void *data, struct hrtimer *timer,
 		WRITE_ONCE(t->timer, 1);
 }
 
+/* sched_switch and sched_wakeup: the hook (sched/sched.c), shared with class 0 */
 static struct meas_tp proc_tps[] = {
-	{ "sched_switch",		proc_probe_switch_tp,	true },
-	{ "sched_wakeup",		proc_probe_wakeup,	true },
 	{ "sched_wakeup_new",		proc_probe_wakeup_new,	true },
 	{ "sched_process_fork",		proc_probe_fork,	true },
 	{ "sched_process_exec",		proc_probe_exec,	true },
@@ -383,23 +389,30 @@ static int proc_attach(struct meas_class *cls)
 	tab->started_clock = local_clock();
 	tab->kversion = proc_kernel_version();
 	meas_procexit_init(tab);
-	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab)) {
-		/* The probes that were registered may have run meanwhile. */
-		tracepoint_synchronize_unregister();
-		meas_procexit_stop(tab);
-		meas_proctab_free(tab);
-		return MEAS_START_NOLOCK;
-	}
+	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab))
+		goto free_tab;
+	if (meas_hook_attach_proc(tab))
+		goto unregister;
 	synchronize_rcu();
 	proc_scan(tab);
 	WRITE_ONCE(meas_proc_table, tab);
 	return MEAS_START_OK;
+
+unregister:
+	meas_tp_unregister(proc_tps, ARRAY_SIZE(proc_tps), tab);
+free_tab:
+	/* The probes that were registered may have run meanwhile. */
+	tracepoint_synchronize_unregister();
+	meas_procexit_stop(tab);
+	meas_proctab_free(tab);
+	return MEAS_START_NOLOCK;
 }
 
 static void proc_detach(struct meas_class *cls)
 {
 	struct proc_tab *tab = meas_proc_table;
 
+	meas_hook_detach_proc();
 	meas_tp_unregister(proc_tps, ARRAY_SIZE(proc_tps), tab);
 	tracepoint_synchronize_unregister();
 	/* The records of the last exits still go out. */
