@@ -115,8 +115,9 @@ END {
 				# there, the residual tick, at its rate a second) per
 				# interrupt it entered, less those of the free loop
 				f = ds[key] / ds[bkey]
-				x = (dq[key] - f * dq[bkey]) / (di[key] - f * di[bkey])
-				if (v == base[w]) x = 0
+				x = 0
+				if (v != base[w])
+					x = (dq[key] - f * dq[bkey]) / (di[key] - f * di[bkey])
 				# the instructions of the loop, at its rate a second, over
 				# those and the instructions of the ticks (one every 5 ms)
 				y = d[bkey] / (d[bkey] + x * de[key] / f)
