@@ -9,7 +9,7 @@
 #                          [--timeout SEC] [--kvm] [--append "CMDLINE"]
 #                          [--log FILE] [--disk FILE] [--modules DIR]
 #                          [--root DIR] [--hostfwd HOSTPORT:GUESTPORT]...
-#                          [--copy PATH]... [--qemu-arg ARG]...
+#                          [--copy PATH]... [--qemu-arg ARG]... [--systemd]
 #                          -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
@@ -55,6 +55,13 @@
 #   --qemu-arg ARG  pass ARG on to qemu-system-x86_64 as it is (repeat for
 #                   each word), e.g. --qemu-arg -plugin --qemu-arg FILE.so
 #                   for the instruction-count benchmark (make bench).
+#   --systemd       boot the root's systemd as PID 1 (to basic.target, not
+#                   multi-user) instead of chrooting into it, and run CMD
+#                   as the service meas-vm.service: for tests of what
+#                   systemd does at boot (modules-load.d, udev rules) and
+#                   of the packages' units.  The units are written to the
+#                   guest's /run/systemd/system by /init; nothing is added
+#                   to the root.  Not with --copy.
 #
 # Environment:
 #   KVER            kernel version to boot (overrides auto-detection)
@@ -119,6 +126,7 @@ rootdir=/
 hostfwd=""
 copies=()
 extra_qemu=()
+use_systemd=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -147,6 +155,7 @@ while [ $# -gt 0 ]; do
 	--copy=*) copies+=("${1#*=}"); shift ;;
 	--qemu-arg) [ $# -ge 2 ] || usage; extra_qemu+=("$2"); shift 2 ;;
 	--qemu-arg=*) extra_qemu+=("${1#*=}"); shift ;;
+	--systemd) use_systemd=1; shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -304,6 +313,30 @@ fi
 
 mkdir -p $R/run/meas
 cp /meas/* $R/run/meas/ || fail "per-run data missing"
+if [ -e /meas/systemd ]; then
+	# run-vm.sh --systemd: the root's systemd runs guest.sh as a service
+	# once basic.target is reached (the target named on the command line).
+	U=$R/run/systemd/system
+	mkdir -p $U
+	printf '%s\n' '[Unit]' 'Description=meas test VM' \
+		'Requires=basic.target meas-vm.service' 'After=basic.target' \
+		'AllowIsolate=yes' >$U/meas-vm.target
+	printf '%s\n' '[Unit]' 'Description=meas test VM command' \
+		'After=basic.target' '[Service]' 'Type=simple' \
+		"ExecStart=/bin/bash $REPO/selftests/vm/guest.sh" \
+		'StandardInput=null' 'StandardOutput=tty' 'StandardError=tty' \
+		'TTYPath=/dev/ttyS0' >$U/meas-vm.service
+	# Masked: the time synchronisation, which would retry a network the
+	# guest does not have.  (Not systemd.mask= on the command line: the
+	# generators read PID 1's arguments, not the kernel's, see below.)
+	ln -s /dev/null $U/systemd-timesyncd.service
+	# The host root may be a container's (/.dockerenv): an empty
+	# $container tells systemd it is not in one, so that it reads the
+	# kernel command line and runs udev as on a real machine.  Its other
+	# programs still see "container-other" in PID 1's environment.
+	export container=
+	exec switch_root $R /lib/systemd/systemd
+fi
 chroot $R /bin/bash "$REPO/selftests/vm/guest.sh"
 # guest.sh powers off itself; only get here if it was killed.
 echo "meas-vm /init: guest.sh exited without powering off"
@@ -321,6 +354,7 @@ if ! modprobe "${modprobe_d[@]}" -S "$kver" --show-depends 9p >/dev/null 2>&1; t
 	self_contained=1
 	[ ${#copies[@]} -gt 0 ] ||
 		die "kernel $kver has no 9p: the host root cannot be mounted; give --copy"
+	[ "$use_systemd" = 0 ] || die "--systemd needs a kernel with 9p (the root's systemd)"
 fi
 if [ "$self_contained" = 0 ]; then
 	modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
@@ -495,6 +529,7 @@ mkdir -p "$rd/meas"
 printf '%s\n' "$repo" >"$rd/meas/repo"
 [ -z "$moddir" ] || printf '%s\n' "$kver" >"$rd/meas/modules"
 [ -z "$hostfwd" ] || : >"$rd/meas/net"
+[ "$use_systemd" = 0 ] || : >"$rd/meas/systemd"
 # Console loglevel while CMD runs, unless --append chose one.
 case " $append " in
 *" loglevel="* | *" quiet "* | *" debug "* | *" ignore_loglevel "*) : >"$rd/meas/loglevel" ;;
@@ -541,6 +576,9 @@ cmdline+=" rdinit=/init"
 cmdline+=" no_timer_check"
 # The bzImage real-mode setup code would print "Probing EDD..." otherwise.
 [ "$boot_image" = "$kernel" ] && cmdline+=" edd=off"
+# --systemd: only what basic.target pulls in, quietly but for failures.
+[ "$use_systemd" = 0 ] ||
+	cmdline+=" systemd.unit=meas-vm.target systemd.show_status=error"
 [ -n "$append" ] && cmdline+=" $append"
 
 # qboot is much quicker than SeaBIOS and prints nothing.
