@@ -101,8 +101,11 @@ in_root() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 
 cache=/var/cache/meas-pkgtest
 mkdir -p "$R$cache"
-# The three packages a user installs (not the debug symbols).
-cp "$debdir"/meas-dkms_*.deb "$debdir"/measctl_*.deb "$debdir"/libmeas-dev_*.deb "$R$cache/"
+# The four packages a user installs (not the debug symbols).
+pkgs="meas-dkms measctl libmeas-dev meas-exporter"
+for p in $pkgs; do
+	cp "$debdir/${p}_"*.deb "$R$cache/"
+done
 cp "$repo/selftests/pkg/root-checks.sh" "$R$cache/"
 debs=$(cd "$R$cache" && ls ./*.deb)
 note "packages: $(echo "$debs" | xargs -n1 basename | tr '\n' ' ')"
@@ -126,7 +129,7 @@ install_debs() {
 		-o DPkg::Lock::Timeout=900 $(echo $debs)"
 }
 t0=$(date +%s)
-ok "apt-get install of the three packages (DKMS builds meas)" install_debs
+ok "apt-get install of the four packages (DKMS builds meas)" install_debs
 note "install with the DKMS builds took $(($(date +%s) - t0)) s"
 
 # Every kernel with headers: a module if the kernel is of a tested series,
@@ -238,15 +241,37 @@ for k in $kernels; do
 	note "VM with $k: $(($(date +%s) - t0)) s (log $vmlog)"
 done
 
+# The generic 6.1 kernel boots the root's systemd: what the packages do at
+# boot, and meas-exporter.service as systemd runs it.
+# shellcheck disable=SC2086 # one kernel per word
+k=$(printf "%s\n" $kernels | grep "^6\.1\." | head -n 1)
+if [ -n "$k" ]; then
+	vmlog=$out/vm-systemd-$k.log
+	t0=$(date +%s)
+	rc=0
+	KVER=$k "$repo/selftests/vm/run-vm.sh" --root "$R" --systemd --timeout 600 \
+		--log "$vmlog" -- selftests/pkg/systemd-guest.sh >/dev/null 2>&1 || rc=$?
+	awk -v n="$n" -v k="$k" '/^(not )?ok [0-9]+ / {
+		r = ($1 == "not") ? "not ok" : "ok"
+		sub(/^(not )?ok [0-9]+ (- )?/, "")
+		print r " " ++n " - [" k ", systemd] " $0
+	} /^# systemd-analyze/ { print }' "$vmlog" | tee -a "$log"
+	n=$(grep -c -E '^(not )?ok ' "$log" || true)
+	ok "the VM with $k and systemd ran systemd-guest.sh to its end, kernel log clean" \
+		test "$rc" = 0
+	note "VM with $k and systemd: $(($(date +%s) - t0)) s (log $vmlog)"
+fi
+
 # --- purge: nothing of meas is left ---------------------------------------------
 
 in_root userdel meas-user >>"$out/detail.log" 2>&1
 in_root userdel meas-other >>"$out/detail.log" 2>&1
 rm -rf "${R:?}$cache"
-ok "apt-get purge of the three packages" \
-	in_root apt-get purge -y -o DPkg::Lock::Timeout=900 meas-dkms measctl libmeas-dev
+# shellcheck disable=SC2086 # one package per word
+ok "apt-get purge of the four packages" \
+	in_root apt-get purge -y -o DPkg::Lock::Timeout=900 $pkgs
 ok "no package of meas left in dpkg's database" \
-	sh -c "! chroot '$R' dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' 2>/dev/null | grep -E '^.[^n].* (meas-dkms|measctl|libmeas-dev)\$'"
+	sh -c "! chroot '$R' dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' 2>/dev/null | grep -E '^.[^n].* (meas-dkms|measctl|libmeas-dev|meas-exporter)\$'"
 ok "no DKMS tree of meas left" \
 	sh -c "[ ! -e '$R/var/lib/dkms/meas' ] && ! chroot '$R' dkms status -m meas | grep -q ."
 ok "no meas.ko left under /lib/modules" \
