@@ -7,80 +7,6 @@
 #include "blklogic.h"
 
 /**
- * meas_blk_bucket() - the queue-length bucket of a request
- * @inflight: requests of the same disk already in flight at its insert
- *
- * Return: the bucket, 0..MEAS_QLEN_LAST; the last one counts 6 or more.
- */
-unsigned int meas_blk_bucket(u64 inflight)
-{
-	return inflight < MEAS_QLEN_LAST ? (unsigned int)inflight :
-					   MEAS_QLEN_LAST;
-}
-
-bool meas_blk_op_is_read(unsigned int op)
-{
-	return op == MEAS_IO_OP_READ;
-}
-
-bool meas_blk_op_is_write(unsigned int op)
-{
-	return op == MEAS_IO_OP_WRITE || op == MEAS_IO_OP_ZONE_APPEND;
-}
-
-/* Operations that free or zero sectors without transferring data. */
-bool meas_blk_op_is_discard(unsigned int op)
-{
-	return op == MEAS_IO_OP_DISCARD || op == MEAS_IO_OP_SECURE_ERASE ||
-	       op == MEAS_IO_OP_WRITE_ZEROES;
-}
-
-/* Reads: swap-in, then the asynchronous interfaces, then readahead. */
-static unsigned int disc_read_item(u32 flags)
-{
-	if (flags & MEAS_IO_F_SWAP)
-		return MEAS_C0_DISC_READ_SWAP;
-	if (flags & (MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED))
-		return MEAS_C0_DISC_READ_NOWAIT;
-	if (flags & MEAS_IO_F_RAHEAD)
-		return MEAS_C0_DISC_READ_ASYNC;
-	return MEAS_C0_DISC_READ_SYNC;
-}
-
-/* Writes: forced, then background, then asynchronous interfaces, sync. */
-static unsigned int disc_write_item(u32 flags)
-{
-	if (flags & (MEAS_IO_F_FUA | MEAS_IO_F_PREFLUSH))
-		return MEAS_C0_DISC_WRITE_FORCED;
-	if (flags & (MEAS_IO_F_SWAP | MEAS_IO_F_BACKGROUND))
-		return MEAS_C0_DISC_WRITE_BACKGROUND;
-	if (flags & (MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED))
-		return MEAS_C0_DISC_WRITE_NOWAIT;
-	if (flags & MEAS_IO_F_SYNC)
-		return MEAS_C0_DISC_WRITE_SYNC;
-	return MEAS_C0_DISC_WRITE_ASYNC;
-}
-
-/**
- * meas_blk_disc_item() - the subclass 1 item a completed request counts in
- * @op: MEAS_IO_OP_*
- * @flags: MEAS_IO_F_* of the request
- *
- * Every read lands in exactly one read item, every write in exactly one
- * write item, and everything else is a control operation.
- *
- * Return: a MEAS_C0_DISC_* item number, 2..10 or 13.
- */
-unsigned int meas_blk_disc_item(unsigned int op, u32 flags)
-{
-	if (meas_blk_op_is_read(op))
-		return disc_read_item(flags);
-	if (meas_blk_op_is_write(op))
-		return disc_write_item(flags);
-	return MEAS_C0_DISC_CONTROL;
-}
-
-/**
  * meas_blk_unit_item() - the item of a tape or line printer entry
  * @op: MEAS_IO_OP_* of the completed request
  *
@@ -109,24 +35,6 @@ u32 meas_hash_slots(u64 want)
 	while (slots < want && slots < (1U << 31))
 		slots <<= 1;
 	return slots;
-}
-
-/**
- * meas_hash_home() - first slot to probe for a key
- * @key: the key (a device number, a pointer)
- * @slots: slots of the table, a power of two
- *
- * Multiplicative hashing: the top bits of the product with the 64-bit
- * golden ratio, so that keys differing only in low bits (minors,
- * neighbouring pointers) spread over the table.
- */
-u32 meas_hash_home(u64 key, u32 slots)
-{
-	unsigned int bits = __builtin_ctz(slots);
-
-	if (!bits)
-		return 0;
-	return (u32)((key * 0x61c8864680b583ebULL) >> (64 - bits));
 }
 
 /**
@@ -195,17 +103,6 @@ void meas_ring_settle(u64 cursor, u64 start, u64 taken, u64 started,
 	span->end = end;
 	span->cursor = end;
 	span->lost = span->first - cursor;
-}
-
-/**
- * meas_ring_entry() - entry number of a position in a partition
- * @part: the partition
- * @pos: the position, 0 for its first record
- * @per_part: records per partition
- */
-u64 meas_ring_entry(u32 part, u64 pos, u64 per_part)
-{
-	return 1 + (u64)part * per_part + pos % per_part;
 }
 
 /**

@@ -13,21 +13,123 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #endif
+#include <linux/meas.h>
 #include "layout.h"
 
 /* Queue lengths 0..5 have a bucket each; the last holds 6 or more. */
 #define MEAS_QLEN_LAST		(MEAS_C0_DISC_QLEN_BUCKETS - 1)
 
-unsigned int meas_blk_bucket(u64 inflight);
-unsigned int meas_blk_disc_item(unsigned int op, u32 flags);
-bool meas_blk_op_is_read(unsigned int op);
-bool meas_blk_op_is_write(unsigned int op);
-bool meas_blk_op_is_discard(unsigned int op);
 unsigned int meas_blk_unit_item(unsigned int op);
+
+/*
+ * What the block probes call for every request is inline: a call costs
+ * a request more than these bodies (Documentation/performance.rst).
+ */
+/**
+ * meas_blk_bucket() - the queue-length bucket of a request
+ * @inflight: requests of the same disk already in flight at its insert
+ *
+ * Return: the bucket, 0..MEAS_QLEN_LAST; the last one counts 6 or more.
+ */
+static inline unsigned int meas_blk_bucket(u64 inflight)
+{
+	return inflight < MEAS_QLEN_LAST ? (unsigned int)inflight :
+					   MEAS_QLEN_LAST;
+}
+
+static inline bool meas_blk_op_is_read(unsigned int op)
+{
+	return op == MEAS_IO_OP_READ;
+}
+
+static inline bool meas_blk_op_is_write(unsigned int op)
+{
+	return op == MEAS_IO_OP_WRITE || op == MEAS_IO_OP_ZONE_APPEND;
+}
+
+/* Operations that free or zero sectors without transferring data. */
+static inline bool meas_blk_op_is_discard(unsigned int op)
+{
+	return op == MEAS_IO_OP_DISCARD || op == MEAS_IO_OP_SECURE_ERASE ||
+	       op == MEAS_IO_OP_WRITE_ZEROES;
+}
+
+/* Reads: swap-in, then the asynchronous interfaces, then readahead. */
+static inline unsigned int meas_blk_read_item(u32 flags)
+{
+	if (flags & MEAS_IO_F_SWAP)
+		return MEAS_C0_DISC_READ_SWAP;
+	if (flags & (MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED))
+		return MEAS_C0_DISC_READ_NOWAIT;
+	if (flags & MEAS_IO_F_RAHEAD)
+		return MEAS_C0_DISC_READ_ASYNC;
+	return MEAS_C0_DISC_READ_SYNC;
+}
+
+/* Writes: forced, then background, then asynchronous interfaces, sync. */
+static inline unsigned int meas_blk_write_item(u32 flags)
+{
+	if (flags & (MEAS_IO_F_FUA | MEAS_IO_F_PREFLUSH))
+		return MEAS_C0_DISC_WRITE_FORCED;
+	if (flags & (MEAS_IO_F_SWAP | MEAS_IO_F_BACKGROUND))
+		return MEAS_C0_DISC_WRITE_BACKGROUND;
+	if (flags & (MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED))
+		return MEAS_C0_DISC_WRITE_NOWAIT;
+	if (flags & MEAS_IO_F_SYNC)
+		return MEAS_C0_DISC_WRITE_SYNC;
+	return MEAS_C0_DISC_WRITE_ASYNC;
+}
+
+/**
+ * meas_blk_disc_item() - the subclass 1 item a completed request counts in
+ * @op: MEAS_IO_OP_*
+ * @flags: MEAS_IO_F_* of the request
+ *
+ * Every read lands in exactly one read item, every write in exactly one
+ * write item, and everything else is a control operation.
+ *
+ * Return: a MEAS_C0_DISC_* item number, 2..10 or 13.
+ */
+static inline unsigned int meas_blk_disc_item(unsigned int op, u32 flags)
+{
+	if (meas_blk_op_is_read(op))
+		return meas_blk_read_item(flags);
+	if (meas_blk_op_is_write(op))
+		return meas_blk_write_item(flags);
+	return MEAS_C0_DISC_CONTROL;
+}
+
+/**
+ * meas_hash_home() - first slot to probe for a key
+ * @key: the key (a device number, a pointer)
+ * @slots: slots of the table, a power of two
+ *
+ * Multiplicative hashing: the top bits of the product with the 64-bit
+ * golden ratio, so that keys differing only in low bits (minors,
+ * neighbouring pointers) spread over the table.
+ */
+static inline u32 meas_hash_home(u64 key, u32 slots)
+{
+	unsigned int bits = __builtin_ctz(slots);
+
+	if (!bits)
+		return 0;
+	return (u32)((key * 0x61c8864680b583ebULL) >> (64 - bits));
+}
+
+/**
+ * meas_ring_entry() - entry number of a position in a partition
+ * @part: the partition
+ * @pos: the position, 0 for its first record
+ * @per_part: records per partition
+ */
+static inline u64 meas_ring_entry(u32 part, u64 pos, u64 per_part)
+{
+	return 1 + (u64)part * per_part + pos % per_part;
+}
 
 /* Open addressing: slot counts are powers of two. */
 u32 meas_hash_slots(u64 want);
-u32 meas_hash_home(u64 key, u32 slots);
 u32 meas_devtab_slots(u32 max_entries);
 
 /**
@@ -48,7 +150,6 @@ u64 meas_ring_oldest(u64 head, u64 cap);
 u64 meas_ring_start(u64 cursor, u64 head, u64 cap);
 void meas_ring_settle(u64 cursor, u64 start, u64 taken, u64 started,
 		      u64 cap, struct meas_ring_span *span);
-u64 meas_ring_entry(u32 part, u64 pos, u64 per_part);
 
 /**
  * struct meas_merge_head - the next record of one partition, for a merge
