@@ -20,6 +20,10 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/bio.h>
+#include <linux/bitops.h>
+#include <linux/cache.h>
+#include <linux/cpumask.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/pid.h>
@@ -194,21 +198,28 @@ static u32 blk_disk_slot(struct meas_blk *b, struct gendisk *disk)
 		      MEAS_NOSLOT;
 }
 
+/* The CPUs that counted requests of a disk slot in or out. */
+static unsigned long *blk_depth_cpus(struct meas_blk *b, u32 slot)
+{
+	return b->depth_cpus + (size_t)slot * b->depth_stride;
+}
+
 /**
  * meas_blk_inflight() - requests of a disk in flight now
  * @b: the block unit
  * @slot: the disk's slot
  *
- * What entered minus what left, on every CPU.  The one place the hot
- * path reads other CPUs' lines: O(CPUs) reads, no writes
- * (Documentation/io.rst); the fold of subclass 4 uses it too.
+ * What entered minus what left, on the CPUs that ever counted a request
+ * of this disk: O(those CPUs) reads and no write, not O(possible CPUs)
+ * (Documentation/io.rst, "The queue length"); the fold of subclass 4
+ * uses it too.
  */
 u64 meas_blk_inflight(struct meas_blk *b, u32 slot)
 {
 	s64 n = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, to_cpumask(blk_depth_cpus(b, slot))) {
 		const u64 *d = *per_cpu_ptr(b->depth, cpu) +
 			       slot * MEAS_DEPTH_WORDS;
 
@@ -217,11 +228,26 @@ u64 meas_blk_inflight(struct meas_blk *b, u32 slot)
 	return n > 0 ? n : 0;
 }
 
-/* Count a request in or out of its disk's queue; interrupts are off. */
+/*
+ * Count a request in or out of its disk's queue; interrupts are off.  A
+ * CPU's first count of a disk adds it to the disk's CPUs, once: after
+ * that the bitmap is only read, and stays in every CPU's cache.
+ */
 static void blk_depth_add(struct meas_blk *b, u32 slot, unsigned int word)
 {
-	if (slot != MEAS_NOSLOT)
-		this_cpu_read(*b->depth)[slot * MEAS_DEPTH_WORDS + word]++;
+	unsigned long *cpus;
+	int cpu;
+
+	if (slot == MEAS_NOSLOT)
+		return;
+	cpus = blk_depth_cpus(b, slot);
+	cpu = smp_processor_id();
+	if (unlikely(!test_bit(cpu, cpus))) {
+		set_bit(cpu, cpus);
+		/* a reader that sees the count sees the CPU in the map */
+		smp_mb__after_atomic();
+	}
+	this_cpu_read(*b->depth)[slot * MEAS_DEPTH_WORDS + word]++;
 }
 
 static void blk_fill_rec(struct meas_track_rec *rec, u32 slot, u64 depth,
@@ -639,6 +665,7 @@ static void blk_free(struct meas_blk *b)
 	meas_devtab_free(&b->tapes);
 	meas_track_free(&b->track);
 	meas_pcpu_rows_free(b->depth);
+	kvfree(b->depth_cpus);
 	free_percpu(b->misc);
 	kfree(b);
 }
@@ -656,9 +683,14 @@ static struct meas_blk *blk_alloc(void)
 		goto free;
 	b->depth = meas_pcpu_rows_alloc((b->disks.slots + 1) *
 					(size_t)MEAS_DEPTH_WORDS);
+	/* a line of its own each: a CPU's first request writes it */
+	b->depth_stride = round_up(BITS_TO_LONGS(nr_cpu_ids),
+				   L1_CACHE_BYTES / sizeof(long));
+	b->depth_cpus = kvcalloc((b->disks.slots + 1) * (size_t)b->depth_stride,
+				 sizeof(long), GFP_KERNEL | __GFP_NOWARN);
 	b->misc = alloc_percpu_gfp(struct meas_blk_misc,
 				   GFP_KERNEL | __GFP_NOWARN);
-	if (b->depth && b->misc)
+	if (b->depth && b->depth_cpus && b->misc)
 		return b;
 free:
 	blk_free(b);

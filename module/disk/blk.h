@@ -153,6 +153,10 @@ struct meas_io_ring;
  * @tapes: SCSI tapes
  * @track: requests in flight
  * @depth: per CPU, (disk slots + 1) depth rows
+ * @depth_cpus: per disk slot (and the shared row), a bitmap of the CPUs
+ *	that ever counted a request of it in or out, @depth_stride longs
+ *	apart: the only CPUs whose depth rows hold anything of that disk
+ * @depth_stride: longs per bitmap, a whole number of cache lines
  * @misc: per-CPU counters
  * @c0: class 0 counting, NULL while class 0 is not enabled
  * @ring: the class 14 ring, NULL while class 14 is not enabled
@@ -163,6 +167,8 @@ struct meas_blk {
 	struct meas_devtab tapes;
 	struct meas_track track;
 	u64 *__percpu *depth;
+	unsigned long *depth_cpus;
+	u32 depth_stride;
 	struct meas_blk_misc __percpu *misc;
 	struct meas_blk_c0 __rcu *c0;
 	struct meas_io_ring __rcu *ring;
