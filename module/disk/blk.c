@@ -142,31 +142,30 @@ static unsigned int blk_op(meas_opf_t opf)
 	}
 }
 
+/*
+ * One request flag to its MEAS_IO_F_ bit: both are single bits, so this
+ * is a mask and a shift by a constant, with no loop and no table (the
+ * completion probe runs it for every request).
+ */
+#define BLK_FLAG(o, req, meas)						\
+	((u32)(((u64)((o) & (__force u32)(req)) * (meas)) /		\
+	       (__force u32)(req)))
+
 static u32 blk_flags(meas_opf_t opf)
 {
-	static const struct {
-		meas_opf_t req;
-		u32 meas;
-	} map[] = {
-		{ REQ_SYNC, MEAS_IO_F_SYNC },
-		{ REQ_META, MEAS_IO_F_META },
-		{ REQ_PRIO, MEAS_IO_F_PRIO },
-		{ REQ_FUA, MEAS_IO_F_FUA },
-		{ REQ_PREFLUSH, MEAS_IO_F_PREFLUSH },
-		{ REQ_RAHEAD, MEAS_IO_F_RAHEAD },
-		{ REQ_BACKGROUND, MEAS_IO_F_BACKGROUND },
-		{ REQ_NOWAIT, MEAS_IO_F_NOWAIT },
-		{ REQ_POLLED, MEAS_IO_F_POLLED },
-		{ REQ_SWAP, MEAS_IO_F_SWAP },
-		{ REQ_IDLE, MEAS_IO_F_IDLE },
-	};
-	u32 flags = 0;
-	size_t i;
+	u32 o = (__force u32)opf;
 
-	for (i = 0; i < ARRAY_SIZE(map); i++)
-		if (opf & map[i].req)
-			flags |= map[i].meas;
-	return flags;
+	return BLK_FLAG(o, REQ_SYNC, MEAS_IO_F_SYNC) |
+	       BLK_FLAG(o, REQ_META, MEAS_IO_F_META) |
+	       BLK_FLAG(o, REQ_PRIO, MEAS_IO_F_PRIO) |
+	       BLK_FLAG(o, REQ_FUA, MEAS_IO_F_FUA) |
+	       BLK_FLAG(o, REQ_PREFLUSH, MEAS_IO_F_PREFLUSH) |
+	       BLK_FLAG(o, REQ_RAHEAD, MEAS_IO_F_RAHEAD) |
+	       BLK_FLAG(o, REQ_BACKGROUND, MEAS_IO_F_BACKGROUND) |
+	       BLK_FLAG(o, REQ_NOWAIT, MEAS_IO_F_NOWAIT) |
+	       BLK_FLAG(o, REQ_POLLED, MEAS_IO_F_POLLED) |
+	       BLK_FLAG(o, REQ_SWAP, MEAS_IO_F_SWAP) |
+	       BLK_FLAG(o, REQ_IDLE, MEAS_IO_F_IDLE);
 }
 
 /*

@@ -11,13 +11,14 @@
 #include <linux/atomic.h>
 #include <linux/cache.h>
 #include <linux/sched.h>
+#include <linux/blkdev.h>
+#include <linux/meas.h>
 #include "logic/blklogic.h"
 #include "logic/lathist.h"
 
 struct meas_class;
 struct meas_class_ops;
 struct request;
-struct gendisk;
 
 /* No device-table slot: the request has no disk, or no tape. */
 #define MEAS_NOSLOT		U32_MAX
@@ -46,7 +47,13 @@ struct meas_devtab {
 int meas_devtab_init(struct meas_devtab *t, u32 limit);
 void meas_devtab_free(struct meas_devtab *t);
 u32 meas_devtab_find(struct meas_devtab *t, u64 key);
-u64 meas_disk_key(struct gendisk *disk);
+
+/* The device number of a whole disk, as items show it (every request). */
+static inline u64 meas_disk_key(struct gendisk *disk)
+{
+	return MEAS_DEV(disk->major, disk->first_minor);
+}
+
 void meas_disks_claim_present(struct meas_devtab *t);
 
 /* struct meas_track_rec.flags */

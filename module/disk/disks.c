@@ -95,12 +95,6 @@ u32 meas_devtab_find(struct meas_devtab *t, u64 key)
 	return t->slots;
 }
 
-/* The device number of a whole disk, as items show it. */
-u64 meas_disk_key(struct gendisk *disk)
-{
-	return MEAS_DEV(disk->major, disk->first_minor);
-}
-
 static int key_cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
