@@ -96,10 +96,13 @@ struct meas_track_rec {
 /**
  * struct meas_track - the requests in flight
  * @slots: records, a power of two
+ * @reach: the farthest from its home slot a record was ever claimed
+ *	(track.c); only grows
  * @recs: the records, claimed with cmpxchg on @key
  */
 struct meas_track {
 	u32 slots;
+	u32 reach;
 	struct meas_track_rec *recs;
 };
 

@@ -13,6 +13,13 @@
  * completion sees the filled record.  Requests come from preallocated
  * pools and keep hashing to the same records, which stay in the cache of
  * the CPUs that serve them; no line is shared by every CPU.
+ *
+ * A lookup scans the slots from the key's home up to the table's reach:
+ * the farthest from its home any record was ever claimed.  The table is
+ * mostly empty, so the reach stays at 0 or 1 and a lookup of a request
+ * not in the table (every issue of a request that was not inserted)
+ * reads one or two records instead of the whole window.  The reach only
+ * grows, a few times in the table's life, and is otherwise only read.
  */
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
@@ -31,6 +38,7 @@
 int meas_track_init(struct meas_track *t, u32 slots)
 {
 	t->slots = slots;
+	t->reach = 0;
 	t->recs = __vmalloc(array_size(slots, sizeof(*t->recs)),
 			    GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	return t->recs ? 0 : -ENOMEM;
@@ -47,8 +55,10 @@ void meas_track_free(struct meas_track *t)
  * @t: the table
  * @key: the request or bio
  *
- * Freed records leave holes in probe sequences, so the whole window is
- * searched.
+ * Freed records leave holes in probe sequences, so every slot up to the
+ * reach is searched.  A request's record was claimed before the event
+ * that looks it up, in an order the block layer keeps; the reach it
+ * needed was raised before its claim returned.
  *
  * Return: its record, or NULL if meas did not see it enter.
  */
@@ -56,11 +66,26 @@ struct meas_track_rec *meas_track_find(struct meas_track *t,
 				       unsigned long key)
 {
 	u32 mask = t->slots - 1, i = meas_hash_home(key, t->slots), n;
+	u32 reach = READ_ONCE(t->reach);
 
-	for (n = 0; n < TRACK_PROBES; n++, i = (i + 1) & mask)
+	for (n = 0; n <= reach; n++, i = (i + 1) & mask)
 		if (READ_ONCE(t->recs[i].key) == key)
 			return &t->recs[i];
 	return NULL;
+}
+
+/* A record was claimed @n slots from its home: lookups must reach it. */
+static void track_reach(struct meas_track *t, u32 n)
+{
+	u32 old = READ_ONCE(t->reach);
+
+	while (old < n) {
+		u32 was = cmpxchg(&t->reach, old, n);
+
+		if (was == old)
+			break;
+		old = was;
+	}
 }
 
 /**
@@ -78,8 +103,11 @@ struct meas_track_rec *meas_track_claim(struct meas_track *t,
 
 	for (n = 0; n < TRACK_PROBES; n++, i = (i + 1) & mask)
 		if (!READ_ONCE(t->recs[i].key) &&
-		    !cmpxchg(&t->recs[i].key, 0, key))
+		    !cmpxchg(&t->recs[i].key, 0, key)) {
+			if (unlikely(n > READ_ONCE(t->reach)))
+				track_reach(t, n);
 			return &t->recs[i];
+		}
 	return NULL;
 }
 
