@@ -25,6 +25,10 @@ PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils ma
 # (json-c); the browser test renders them (chromium) and checks the SVG
 # (xmllint)
 PKGS="$PKGS libjson-c-dev chromium libxml2-utils"
+# make bench: the peers meas is shown beside (selftests/bench/peers.sh),
+# bpftrace programs counting the same events and perf record sampling at
+# the sampler's rate, run in the test VM from the host root
+PKGS="$PKGS bpftrace linux-perf"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

@@ -15,6 +15,8 @@ reps=${MEAS_BENCH_REPS:-7}
 set=" ${MEAS_BENCH_SET:-pingpong clock proc fio task exporter} "
 want() { case "$set" in *" $1 "*) return 0 ;; esac; return 1; }
 
+. "$(dirname "$0")/peers.sh"
+
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 uname -r
@@ -22,10 +24,17 @@ if want pingpong; then
 
 # The first run warms QEMU's translation cache: discard it.
 "$pp" -n "$n" >/dev/null
-: >/tmp/base; : >/tmp/meas
+: >/tmp/base; : >/tmp/meas; : >/tmp/bt; : >/tmp/rq
 i=0
 while [ $i -lt "$reps" ]; do
 	"$pp" -n "$n" >>/tmp/base
+	# the peers: bpftrace counting the same events, a runqlat
+	bt_start "$BT_COUNT" 1
+	"$pp" -n "$n" >>/tmp/bt
+	bt_stop
+	bt_start "$BT_RUNQLAT" 1
+	"$pp" -n "$n" >>/tmp/rq
+	bt_stop
 	insmod module/meas.ko
 	"$pp" -n "$n" -e >>/tmp/meas
 	rmmod meas
@@ -36,8 +45,14 @@ meas=$(median </tmp/meas)
 echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/base))"
 echo "pingpong round trips/s, class 0 enabled:   $meas (runs: $(tr '\n' ' ' </tmp/meas))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+bt=$(median </tmp/bt)
+rq=$(median </tmp/rq)
+echo "pingpong round trips/s, bpftrace counting: $bt (runs: $(tr '\n' ' ' </tmp/bt))"
+echo "pingpong round trips/s, bpftrace runqlat:  $rq (runs: $(tr '\n' ' ' </tmp/rq))"
 # for the table of make bench (selftests/bench/insn_table.sh)
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "BENCH-RATIO pingpong 0 %.3f\n", m / b }'
+awk -v b="$base" -v m="$bt" 'BEGIN { printf "BENCH-RATIO pingpong bpftrace %.3f\n", m / b }'
+awk -v b="$base" -v m="$rq" 'BEGIN { printf "BENCH-RATIO pingpong runqlat %.3f\n", m / b }'
 fi
 
 # the shared clock: a CPU-bound loop with the clock ticking every 5 ms

@@ -8,11 +8,14 @@
 # sampler, the call-stack sampler, then the snapshot collector),
 # alternated; medians and ratios.  The call stacks' own cost is the
 # difference between the PC and the stack runs (issue 17: within 2 points).
+# The peer: perf record sampling every CPU at the same rate (peers.sh).
 #   selftests/bench/clock_bench.sh BUILD_DIR
 set -eu
 out=${1:?usage: clock_bench.sh BUILD_DIR}
 secs=${MEAS_CLOCK_BENCH_SECONDS:-2}
 reps=${MEAS_BENCH_REPS:-7}
+
+. "$(dirname "$0")/peers.sh"
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
@@ -32,10 +35,13 @@ insmod module/meas.ko
 # The first run warms QEMU's translation cache: discard it.
 "$out/spin" -c 1 -t 1 >/dev/null
 with_clock pc >/dev/null
-: >/tmp/cb.base; : >/tmp/cb.pc; : >/tmp/cb.stack; : >/tmp/cb.snap
+: >/tmp/cb.base; : >/tmp/cb.pc; : >/tmp/cb.stack; : >/tmp/cb.snap; : >/tmp/cb.perf
 i=0
 while [ $i -lt "$reps" ]; do
 	"$out/spin" -c 1 -t "$secs" >>/tmp/cb.base
+	perf_start 0
+	"$out/spin" -c 1 -t "$secs" >>/tmp/cb.perf
+	perf_stop
 	with_clock pc >>/tmp/cb.pc
 	with_clock stack >>/tmp/cb.stack
 	with_clock snap >>/tmp/cb.snap
@@ -83,6 +89,7 @@ base=$(median </tmp/cb.base)
 pc=$(median </tmp/cb.pc)
 stack=$(median </tmp/cb.stack)
 snap=$(median </tmp/cb.snap)
+perf=$(median </tmp/cb.perf)
 echo "CPU-bound loop, iterations/s on CPU 1, clock free:            $base (runs: $(tr '\n' ' ' </tmp/cb.base))"
 echo "CPU-bound loop, iterations/s, PC sampler at 5 ms, 2 CPUs:     $pc (runs: $(tr '\n' ' ' </tmp/cb.pc))"
 echo "CPU-bound loop, iterations/s, call stacks at 5 ms, 2 CPUs:    $stack (runs: $(tr '\n' ' ' </tmp/cb.stack))"
@@ -98,3 +105,5 @@ awk -v r="$pair" 'BEGIN { printf "call stacks against program counters only: med
 awk -v b="$base" -v m="$snap" 'BEGIN { printf "ratio snapshots/clock free:  %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
 awk -v b="$base" -v m="$pc" 'BEGIN { printf "BENCH-RATIO sampler pc %.3f\n", m / b }'
 awk -v b="$base" -v m="$snap" 'BEGIN { printf "BENCH-RATIO sampler snap %.3f\n", m / b }'
+echo "CPU-bound loop, iterations/s, perf record -F 200 -a -g:       $perf (runs: $(tr '\n' ' ' </tmp/cb.perf))"
+awk -v b="$base" -v m="$perf" 'BEGIN { printf "BENCH-RATIO sampler perf %.3f\n", m / b }'

@@ -3,8 +3,9 @@
 #
 # Runs inside the test VM (from bench.sh): fio 4 KiB random reads on a
 # null_blk disk (blk-mq), meas not loaded against classes 0 and 14
-# enabled (a measctl holder), alternated; prints the median IOPS of each
-# and their ratio.
+# enabled (a measctl holder), and its peer, a biolatency-style bpftrace
+# program (peers.sh), alternated; prints the median IOPS of each and
+# their ratios.
 #   selftests/bench/fio_bench.sh BUILD_DIR
 # MEAS_BENCH_FIO_REPS (default 5) runs each, MEAS_BENCH_FIO_SECONDS
 # (default 4) seconds a run.
@@ -14,6 +15,8 @@ reps=${MEAS_BENCH_FIO_REPS:-5}
 secs=${MEAS_BENCH_FIO_SECONDS:-4}
 M=tools/measctl/measctl
 export MEAS_RUNDIR=/tmp/meas-bench
+
+. "$(dirname "$0")/peers.sh"
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
@@ -33,10 +36,13 @@ while [ ! -b /dev/nullb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 
 # The first run warms QEMU's translation cache: discard it.
 fio_iops >/dev/null
-: >/tmp/fio.base; : >/tmp/fio.meas
+: >/tmp/fio.base; : >/tmp/fio.meas; : >/tmp/fio.bt
 i=0
 while [ $i -lt "$reps" ]; do
 	fio_iops >>/tmp/fio.base
+	bt_start "$BT_BIOLAT" 1
+	fio_iops >>/tmp/fio.bt
+	bt_stop
 	insmod module/meas.ko
 	$M start 0,14 >/dev/null
 	fio_iops >>/tmp/fio.meas
@@ -47,7 +53,11 @@ done
 rmmod null_blk
 base=$(median </tmp/fio.base)
 meas=$(median </tmp/fio.meas)
+bt=$(median </tmp/fio.bt)
 echo "fio 4k randread IOPS on null_blk, module not loaded:     $base (runs: $(tr '\n' ' ' </tmp/fio.base))"
 echo "fio 4k randread IOPS on null_blk, classes 0, 14 enabled: $meas (runs: $(tr '\n' ' ' </tmp/fio.meas))"
+echo "fio 4k randread IOPS on null_blk, bpftrace biolatency:   $bt (runs: $(tr '\n' ' ' </tmp/fio.bt))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
+awk -v b="$base" -v m="$bt" 'BEGIN { printf "ratio bpftrace biolatency/not loaded: %.3f\n", m / b }'
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "BENCH-RATIO fio 0+14 %.3f\n", m / b }'
+awk -v b="$base" -v m="$bt" 'BEGIN { printf "BENCH-RATIO fio biolatency %.3f\n", m / b }'

@@ -23,6 +23,10 @@
 # prof= file, insn_mark prof before and after it) and lists the module's
 # functions after each insmod ("INSN-SYM ADDRESS NAME") and the kernel's
 # (INSN-KSYMS: gzip, base64), for selftests/bench/insn/insn_prof.sh.
+# MEAS_INSN_PEERS=0 leaves out the peers (bpftrace, perf record: what a
+# user would run instead, selftests/bench/peers.sh); MEAS_INSN_PROCS=N
+# keeps N idle processes alive while the events run (the scaling rows,
+# Documentation/performance.rst).
 set -eu
 out=${1:?usage: insn_bench.sh BUILD_DIR [events|sampler]}
 part=${2:-all}
@@ -31,6 +35,8 @@ reps=${MEAS_INSN_REPS:-3}
 scale=${MEAS_INSN_SCALE:-1}
 only=${MEAS_INSN_ONLY:-}
 prof=${MEAS_INSN_PROF:-0}
+peers=${MEAS_INSN_PEERS:-1}
+procs=${MEAS_INSN_PROCS:-0}
 M=tools/measctl/measctl
 export MEAS_RUNDIR=/tmp/meas-insn
 
@@ -78,6 +84,21 @@ both() {
 	run "$w" "$v" "$r" $((2 * n)) "$@" $((2 * n))
 }
 
+# the peers (bpftrace, perf record)
+. "$(dirname "$0")/peers.sh"
+
+# both sizes of a workload under a bpftrace program, the module not
+# loaded; the program is compiled and attached before, stopped after
+peer() {
+	w=$1 v=$2 r=$3 n=$4 prog=$5
+	shift 5
+	[ "$peers" = 1 ] || return 0
+	skip "$w" && return
+	bt_start "$prog" "$last"
+	both "$w" "$v" "$r" "$n" "$@"
+	bt_stop
+}
+
 # One request at a time (psync), completed as it is submitted (null_blk
 # irqmode=0): with libaio and 32 in flight, how many completions one
 # io_getevents() reaps depends on timing, and fio's instructions per
@@ -90,22 +111,35 @@ fio_n() {
 }
 
 # the sampler: one run of a fixed loop, with the clock free or ticking
-# (the holder started and stopped outside the bracket)
+# (the holder started and stopped outside the bracket); its peer "perf"
+# is perf record sampling every CPU with call chains at the same rate
+# (200 Hz, every 5 ms), as a user profiling the machine would
 sampler() {
 	v=$1 r=$2
 	skip sampler && return
-	if [ "$v" != free ]; then
+	case "$v" in
+	free) ;;
+	perf)
+		[ "$peers" = 1 ] || return 0
+		perf_start 0
+		;;
+	*)
 		taskset -c 0 "$out/clock_hold" -i 5 -c "$v" >/tmp/insn.hold &
 		holder=$!
 		while ! grep -q ticking /tmp/insn.hold 2>/dev/null; do
 			sleep 0.05
 		done
-	fi
+		;;
+	esac
 	run sampler "$v" "$r" "$spin" "$out/spin" -c "$last" -n "$spin"
-	if [ "$v" != free ]; then
+	case "$v" in
+	free) ;;
+	perf) perf_stop ;;
+	*)
 		kill "$holder"
 		wait "$holder" 2>/dev/null || true
-	fi
+		;;
+	esac
 }
 
 sym() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
@@ -140,6 +174,9 @@ event_costs() {
 	r=$1
 	both pingpong absent $r $pp taskset -c 0 "$out/pingpong" -n
 	both fio absent $r $io fio_n
+	peer pingpong bpftrace $r $pp "$BT_COUNT" taskset -c 0 "$out/pingpong" -n
+	peer pingpong runqlat $r $pp "$BT_RUNQLAT" taskset -c 0 "$out/pingpong" -n
+	peer fio biolatency $r $io "$BT_BIOLAT" fio_n
 	load
 	both pingpong 0 $r $pp taskset -c 0 "$out/pingpong" -e -n
 	$M start 15 >/dev/null
@@ -162,7 +199,21 @@ tick_costs() {
 	sampler pc $r
 	sampler snap $r
 	rmmod meas
+	sampler perf $r
 }
+
+# N live processes that do nothing, for the scaling rows
+if [ "$procs" -gt 0 ]; then
+	taskset -c "$last" "$out/idlers" "$procs" >/tmp/insn.idlers &
+	idlers=$!
+	i=0
+	while ! grep -q ready /tmp/insn.idlers && [ $i -lt 6000 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q ready /tmp/insn.idlers || { echo "idlers did not start" >&2; exit 1; }
+	echo "INSN-PROCS $(ls -d /proc/[0-9]* | wc -l)"
+fi
 
 # The first round warms QEMU's translation cache and the guest's page
 # cache: it is run but not reported (rep 0).
@@ -176,3 +227,7 @@ while [ $r -le "$reps" ]; do
 	r=$((r + 1))
 done
 rmmod null_blk
+if [ "$procs" -gt 0 ]; then
+	kill "$idlers"
+	wait "$idlers" 2>/dev/null || true
+fi

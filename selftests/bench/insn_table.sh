@@ -98,11 +98,11 @@ END {
 	base["sampler"] = "free"; base["syscall"] = "unmeasured"
 	event["pingpong"] = "round trip"; event["fio"] = "request"
 	event["sampler"] = "tick"; event["syscall"] = "system call"
-	peer["pingpong"] = "none run"; peer["fio"] = "none run"
-	peer["sampler"] = "none run"; peer["syscall"] = "none run"
-	printf "%-9s %-11s %-12s %12s %7s %7s %7s  %s\n", "workload", "variant",
-		"event", "insn/event", "spread", "insn", "time", "peer"
-	printf "%-9s %-11s %-12s %12s %7s %7s %7s\n", "", "", "", "", "", "ratio", "ratio"
+	# the peer of a variant: what a user would run instead, a row of
+	# its own (insn_bench.sh, bench.sh), shown beside the variant
+	peer["pingpong 0"] = "bpftrace"; peer["pingpong 0+15"] = "runqlat"
+	peer["fio 0+14"] = "biolatency"; peer["sampler pc"] = "perf"
+	for (pk in peer) ispeer[substr(pk, 1, index(pk, " ")) peer[pk]] = 1
 	for (o = 1; o <= nv; o++) {
 		split(order[o], wv, " "); w = wv[1]; v = wv[2]
 		pe = ""; ra = ""
@@ -129,9 +129,21 @@ END {
 			pe = pe " " x
 			ra = ra " " y
 		}
-		m = median(pe)
-		t = (v == base[w]) ? "1" : ((w " " v) in tr ? tr[w " " v] : "-")
+		med[o] = median(pe); spr[o] = spread(pe, med[o])
+		ira[order[o]] = median(ra)
+		tra[order[o]] = (v == base[w]) ? "1" : (order[o] in tr ? tr[order[o]] : "-")
+	}
+	printf "%-9s %-11s %-12s %12s %7s %7s %7s  %s\n", "workload", "variant",
+		"event", "insn/event", "spread", "insn", "time", "peer: insn ratio,"
+	printf "%-9s %-11s %-12s %12s %7s %7s %7s  %s\n", "", "", "", "", "", "ratio",
+		"ratio", "time ratio"
+	for (o = 1; o <= nv; o++) {
+		split(order[o], wv, " "); w = wv[1]; v = wv[2]
+		if (order[o] in ispeer) pc = "(a peer)"
+		else if (!(order[o] in peer)) pc = "-"
+		else if ((pw = w " " peer[order[o]]) in ira) pc = sprintf("%s %.3f %s", peer[order[o]], ira[pw], tra[pw])
+		else pc = peer[order[o]] " not run"
 		printf "%-9s %-11s %-12s %12.0f %6.2f%% %7.3f %7s  %s\n", w, v,
-			event[w], m, spread(pe, m), median(ra), t, peer[w]
+			event[w], med[o], spr[o], ira[order[o]], tra[order[o]], pc
 	}
 }'

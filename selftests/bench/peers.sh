@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the benchmarks that run in the test VM (insn_bench.sh,
+# bench.sh, fio_bench.sh, clock_bench.sh): the peers, what a user would
+# run instead of meas to count the same events, run with the module not
+# loaded (Documentation/performance.rst, "The peers").
+#   bt_start PROGRAM CPU   bpftrace PROGRAM in the background, on CPU;
+#                          returns once its probes are attached
+#   bt_stop                stops it
+#   perf_start CPU         perf record, every CPU at 200 Hz (the
+#                          sampler's 5 ms) with call chains, on CPU;
+#                          back once its events are on
+#   perf_stop              stops it
+# Each is started (bpftrace compiles its program, which takes seconds
+# under TCG) and stopped outside what is measured.
+
+# bpftrace: class 0's counting of the ping-pong, the context switches
+# and wakeups of each CPU
+BT_COUNT='tracepoint:sched:sched_switch { @switch[cpu] = count(); }
+tracepoint:sched:sched_wakeup { @wakeup[cpu] = count(); }'
+# runqlat: as bpftrace's runqlat.bt, over tracepoints, with the count of
+# switches: what classes 0 and 15 keep besides (time waited to run)
+BT_RUNQLAT='tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new {
+	@qtime[args->pid] = nsecs; }
+tracepoint:sched:sched_switch {
+	@switch[cpu] = count();
+	if (args->prev_state == 0) { @qtime[args->prev_pid] = nsecs; }
+	$ns = @qtime[args->next_pid];
+	if ($ns) { @usecs = hist((nsecs - $ns) / 1000); }
+	delete(@qtime[args->next_pid]); }'
+# biolatency: as bpftrace's biolatency.bt, over the block tracepoints,
+# with a count per disk: what classes 0 and 14 keep per disk
+BT_BIOLAT='tracepoint:block:block_rq_issue { @start[args->dev, args->sector] = nsecs; }
+tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
+	@ios[args->dev] = count();
+	@usecs = hist((nsecs - @start[args->dev, args->sector]) / 1000);
+	delete(@start[args->dev, args->sector]); }'
+
+bt_start() {
+	taskset -c "$2" bpftrace -e "$1" >/tmp/peer.bt 2>&1 &
+	peer_pid=$!
+	peer_i=0
+	while ! grep -q '^Attaching' /tmp/peer.bt && [ $peer_i -lt 1800 ]; do
+		sleep 0.1
+		peer_i=$((peer_i + 1))
+	done
+	grep -q '^Attaching' /tmp/peer.bt || { cat /tmp/peer.bt >&2; exit 1; }
+	sleep 1		# the message comes before the last attach
+}
+
+bt_stop() {
+	kill -INT "$peer_pid"
+	wait "$peer_pid" || true
+}
+
+perf_start() {
+	rm -f /tmp/peer.ctl /tmp/peer.ack
+	mkfifo /tmp/peer.ctl /tmp/peer.ack
+	# events off until perf has set up (it first reads every process's
+	# maps, which takes seconds under TCG), then on, acknowledged
+	taskset -c "$1" perf record -D -1 \
+		--control fifo:/tmp/peer.ctl,/tmp/peer.ack \
+		-F 200 -a -g -B -o /tmp/peer.perf >/tmp/peer.perf.log 2>&1 &
+	peer_pid=$!
+	echo enable >/tmp/peer.ctl
+	read -r peer_ack </tmp/peer.ack
+	[ "$peer_ack" = ack ] || { cat /tmp/peer.perf.log >&2; exit 1; }
+}
+
+# (what perf says it captured goes to the console, as PEER-PERF lines)
+perf_stop() {
+	kill -INT "$peer_pid"
+	wait "$peer_pid" || true
+	sed 's/^/PEER-PERF /' /tmp/peer.perf.log
+}
