@@ -147,25 +147,26 @@ static unsigned int blk_op(meas_opf_t opf)
  * is a mask and a shift by a constant, with no loop and no table (the
  * completion probe runs it for every request).
  */
-#define BLK_FLAG(o, req, meas)						\
-	((u32)(((u64)((o) & (__force u32)(req)) * (meas)) /		\
-	       (__force u32)(req)))
+static __always_inline u32 blk_flag(u32 o, u32 req, u32 meas)
+{
+	return (u32)(((u64)(o & req) * meas) / req);
+}
 
 static u32 blk_flags(meas_opf_t opf)
 {
 	u32 o = (__force u32)opf;
 
-	return BLK_FLAG(o, REQ_SYNC, MEAS_IO_F_SYNC) |
-	       BLK_FLAG(o, REQ_META, MEAS_IO_F_META) |
-	       BLK_FLAG(o, REQ_PRIO, MEAS_IO_F_PRIO) |
-	       BLK_FLAG(o, REQ_FUA, MEAS_IO_F_FUA) |
-	       BLK_FLAG(o, REQ_PREFLUSH, MEAS_IO_F_PREFLUSH) |
-	       BLK_FLAG(o, REQ_RAHEAD, MEAS_IO_F_RAHEAD) |
-	       BLK_FLAG(o, REQ_BACKGROUND, MEAS_IO_F_BACKGROUND) |
-	       BLK_FLAG(o, REQ_NOWAIT, MEAS_IO_F_NOWAIT) |
-	       BLK_FLAG(o, REQ_POLLED, MEAS_IO_F_POLLED) |
-	       BLK_FLAG(o, REQ_SWAP, MEAS_IO_F_SWAP) |
-	       BLK_FLAG(o, REQ_IDLE, MEAS_IO_F_IDLE);
+	return blk_flag(o, (__force u32)REQ_SYNC, MEAS_IO_F_SYNC) |
+	       blk_flag(o, (__force u32)REQ_META, MEAS_IO_F_META) |
+	       blk_flag(o, (__force u32)REQ_PRIO, MEAS_IO_F_PRIO) |
+	       blk_flag(o, (__force u32)REQ_FUA, MEAS_IO_F_FUA) |
+	       blk_flag(o, (__force u32)REQ_PREFLUSH, MEAS_IO_F_PREFLUSH) |
+	       blk_flag(o, (__force u32)REQ_RAHEAD, MEAS_IO_F_RAHEAD) |
+	       blk_flag(o, (__force u32)REQ_BACKGROUND, MEAS_IO_F_BACKGROUND) |
+	       blk_flag(o, (__force u32)REQ_NOWAIT, MEAS_IO_F_NOWAIT) |
+	       blk_flag(o, (__force u32)REQ_POLLED, MEAS_IO_F_POLLED) |
+	       blk_flag(o, (__force u32)REQ_SWAP, MEAS_IO_F_SWAP) |
+	       blk_flag(o, (__force u32)REQ_IDLE, MEAS_IO_F_IDLE);
 }
 
 /*

@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 	long n, i;
 	pid_t pid;
 
-	if (argc != 2 || (n = strtol(argv[1], NULL, 10)) < 1) {
+	n = argc == 2 ? strtol(argv[1], NULL, 10) : 0;
+	if (n < 1) {
 		fprintf(stderr, "usage: idlers N\n");
 		return 2;
 	}
