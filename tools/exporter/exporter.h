@@ -4,6 +4,7 @@
  * Prometheus text) endpoint.  Documentation/exporter.rst.
  *
  *   families.c  the metric table: every family, its source item, unit
+ *   sub.c       a subclass read whole (shared with the PCP agent)
  *   scrape.c    one GETSTATISTICS per subclass, rendered by the table
  *   omtext.c    the two text formats
  *   hold.c      the classes held enabled for the exporter's life
@@ -79,6 +80,25 @@ extern const struct mx_family mx_families[];
 extern const size_t mx_nfamilies;
 /* The operation groups of subclass 5, as the "op" label says them. */
 extern const char *const mx_lat_ops[MEAS_C0_LAT_NR_OPS];
+
+/* ---- a subclass read whole (sub.c) ----------------------------------- */
+
+/* A subclass as read: its header and items. */
+struct mx_sub {
+	int ok;
+	uint64_t entries, entsize, ent0size;
+	const uint64_t *items;
+	uint64_t nitems;
+	uint64_t *buf;
+	size_t cap;
+};
+
+int mx_sub_read(int fd, int class, int subclass, size_t words,
+		struct mx_sub *s);
+uint64_t mx_sub_item(const struct mx_sub *s, uint64_t e, int item);
+uint64_t mx_sub_entries(const struct mx_sub *s);
+uint64_t mx_series_value(const struct mx_sub *s, uint64_t e,
+			 const struct mx_series *se);
 
 /* ---- text output (omtext.c) --------------------------------------- */
 

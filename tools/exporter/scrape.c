@@ -18,66 +18,8 @@
 #define MEAS_VERSION "unknown"
 #endif
 
-/* A subclass as read: its header and items. */
-struct sub {
-	int ok;
-	uint64_t entries, entsize, ent0size;
-	const uint64_t *items;
-	uint64_t nitems;
-	uint64_t *buf;
-	size_t cap;
-};
-
 /* What one scrape reads: class 0 subclasses 0, 1, 4, 5; class 14's header. */
-static struct sub fixed, disc, xfer, lat, io, user;
-
-static int sub_read(int fd, int class, int subclass, size_t words,
-		    struct sub *s)
-{
-	uint64_t got = 0;
-	int err;
-
-	s->ok = 0;
-	if (words < MEAS_HEADER_WORDS)
-		words = MEAS_HEADER_WORDS;
-	if (s->cap < words) {
-		uint64_t *p = realloc(s->buf, words * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->buf = p;
-		s->cap = words;
-	}
-	err = meas_fget(fd, class, subclass, MEAS_ITEM_HEADER, (int64_t)words,
-			s->buf, words * sizeof(*s->buf), &got);
-	if (err)
-		return err;
-	if (got < MEAS_HEADER_WORDS)
-		return -ERANGE;
-	s->entries = s->buf[0];
-	s->entsize = s->buf[1];
-	s->ent0size = s->buf[2];
-	s->items = s->buf + MEAS_HEADER_WORDS;
-	s->nitems = got - MEAS_HEADER_WORDS;
-	s->ok = 1;
-	return 0;
-}
-
-/* Item @item of entry @e of a disk subclass (entry 0: the other disks). */
-static uint64_t sub_item(const struct sub *s, uint64_t e, int item)
-{
-	uint64_t n = e * s->entsize + (uint64_t)item;
-
-	return n < s->nitems ? s->items[n] : 0;
-}
-
-/* Entries whose items were all read. */
-static uint64_t sub_entries(const struct sub *s)
-{
-	uint64_t n = s->entsize ? s->nitems / s->entsize : 0;
-
-	return s->entries < n ? s->entries : n;
-}
+static struct mx_sub fixed, disc, xfer, lat, io, user;
 
 /* ---- disk names ------------------------------------------------------- */
 
@@ -105,9 +47,9 @@ static const char *disk_name(uint64_t dev)
 	return names[i].name;
 }
 
-static const char *entry_device(const struct sub *s, uint64_t e)
+static const char *entry_device(const struct mx_sub *s, uint64_t e)
 {
-	return e ? disk_name(sub_item(s, e, 0)) : "other";
+	return e ? disk_name(mx_sub_item(s, e, 0)) : "other";
 }
 
 /* ---- rendering the table ----------------------------------------------- */
@@ -128,16 +70,6 @@ static void sample(struct om_buf *b, const struct mx_family *f,
 		om_sample_u64(b, f->name, sfx, labels, v);
 }
 
-static uint64_t series_value(const struct sub *s, uint64_t e,
-			     const struct mx_series *se)
-{
-	uint64_t v = sub_item(s, e, se->item);
-
-	if (se->minus != MX_NONE)
-		v -= sub_item(s, e, se->minus);
-	return v;
-}
-
 /* Labels of a series: device, then the family's own label. */
 static void labels_of(char *buf, size_t len, const char *device,
 		      const char *label, const char *lv)
@@ -153,21 +85,21 @@ static void labels_of(char *buf, size_t len, const char *device,
 }
 
 static void render_series(struct om_buf *b, const struct mx_family *f,
-			  const struct sub *s, uint64_t e, const char *device)
+			  const struct mx_sub *s, uint64_t e, const char *device)
 {
 	const struct mx_series *se;
 	char l[160];
 
 	for (se = f->series; se->item != MX_NONE; se++) {
 		labels_of(l, sizeof(l), device, f->label, se->lv);
-		sample(b, f, l, series_value(s, e, se));
+		sample(b, f, l, mx_series_value(s, e, se));
 	}
 }
 
 static void render_per_disk(struct om_buf *b, const struct mx_family *f,
-			    const struct sub *s)
+			    const struct mx_sub *s)
 {
-	uint64_t e, n = sub_entries(s);
+	uint64_t e, n = mx_sub_entries(s);
 
 	for (e = 0; e < n; e++)
 		render_series(b, f, s, e, entry_device(s, e));
@@ -176,7 +108,7 @@ static void render_per_disk(struct om_buf *b, const struct mx_family *f,
 /* Subclass 5's plain items: per disk and operation group. */
 static void render_lat(struct om_buf *b, const struct mx_family *f)
 {
-	uint64_t e, n = sub_entries(&lat);
+	uint64_t e, n = mx_sub_entries(&lat);
 	unsigned int op;
 	char l[160];
 
@@ -184,7 +116,7 @@ static void render_lat(struct om_buf *b, const struct mx_family *f)
 		for (op = 0; op < MEAS_C0_LAT_NR_OPS; op++) {
 			labels_of(l, sizeof(l), entry_device(&lat, e), f->label,
 				  mx_lat_ops[op]);
-			sample(b, f, l, sub_item(&lat, e, MEAS_C0_LAT_OP(op) +
+			sample(b, f, l, mx_sub_item(&lat, e, MEAS_C0_LAT_OP(op) +
 						 f->series->item));
 		}
 }
@@ -206,7 +138,7 @@ static void bucket(struct om_buf *b, const char *name, const char *labels,
  */
 static void render_qlen(struct om_buf *b, const struct mx_family *f)
 {
-	uint64_t e, n = sub_entries(&disc), cum;
+	uint64_t e, n = mx_sub_entries(&disc), cum;
 	char l[160], le[8];
 	int k;
 
@@ -214,7 +146,7 @@ static void render_qlen(struct om_buf *b, const struct mx_family *f)
 		labels_of(l, sizeof(l), entry_device(&disc, e), NULL, NULL);
 		cum = 0;
 		for (k = 0; k < MEAS_C0_DISC_QLEN_BUCKETS; k++) {
-			cum += sub_item(&disc, e, MEAS_C0_DISC_QLEN0 + k);
+			cum += mx_sub_item(&disc, e, MEAS_C0_DISC_QLEN0 + k);
 			if (k == MEAS_C0_DISC_QLEN_BUCKETS - 1)
 				snprintf(le, sizeof(le), "+Inf");
 			else
@@ -237,7 +169,7 @@ static void render_lathist_one(struct om_buf *b, const struct mx_family *f,
 	labels_of(l, sizeof(l), entry_device(&lat, e), f->label,
 		  mx_lat_ops[op]);
 	for (k = 0; k < MEAS_C0_LAT_BUCKETS; k++) {
-		cum += sub_item(&lat, e, base + MEAS_C0_LAT_BUCKET0 + k);
+		cum += mx_sub_item(&lat, e, base + MEAS_C0_LAT_BUCKET0 + k);
 		if (k == MEAS_C0_LAT_BUCKETS - 1)
 			snprintf(le, sizeof(le), "+Inf");
 		else
@@ -247,12 +179,12 @@ static void render_lathist_one(struct om_buf *b, const struct mx_family *f,
 	}
 	om_sample_u64(b, f->name, "_count", l, cum);
 	om_sample_ns(b, f->name, "_sum", l,
-		     sub_item(&lat, e, base + MEAS_C0_LAT_SUM_NS));
+		     mx_sub_item(&lat, e, base + MEAS_C0_LAT_SUM_NS));
 }
 
 static void render_lathist(struct om_buf *b, const struct mx_family *f)
 {
-	uint64_t e, n = sub_entries(&lat);
+	uint64_t e, n = mx_sub_entries(&lat);
 	unsigned int op;
 
 	for (e = 0; e < n; e++)
@@ -274,7 +206,7 @@ static void render_start(struct om_buf *b, const struct mx_family *f,
 }
 
 /* The subclass a family reads, or NULL when it is not there this time. */
-static const struct sub *family_sub(const struct mx_family *f)
+static const struct mx_sub *family_sub(const struct mx_family *f)
 {
 	switch (f->src) {
 	case MX_SRC_FIXED:
@@ -297,7 +229,7 @@ static const struct sub *family_sub(const struct mx_family *f)
 static void render_family(struct om_buf *b, const struct mx_family *f,
 			  const struct mx_hold *h, double t0)
 {
-	const struct sub *s = family_sub(f);
+	const struct mx_sub *s = family_sub(f);
 
 	if (s && !s->ok)
 		return;
@@ -412,7 +344,7 @@ static void render_user(struct om_buf *b, struct mx_hold *h)
 		for (s = 0; s < n->d.nsub; s++) {
 			const struct meas_subclass_def *sd = &n->d.sub[s];
 
-			if (!sub_read(h->fd, (int)c, (int)s,
+			if (!mx_sub_read(h->fd, (int)c, (int)s,
 				      MEAS_HEADER_WORDS +
 				      (size_t)sd->entries * sd->items, &user) &&
 			    user.nitems >= (uint64_t)sd->entries * sd->items &&
@@ -457,13 +389,13 @@ int mx_scrape(struct mx_hold *h, struct om_buf *out)
 	io.ok = 0;
 	if (h->mask & 1U) {
 		words = info.region_bytes[MEAS_CLASS_GLOBAL] / sizeof(uint64_t);
-		sub_read(h->fd, 0, MEAS_C0_SUB_FIXED, words, &fixed);
-		sub_read(h->fd, 0, MEAS_C0_SUB_DISC, words, &disc);
-		sub_read(h->fd, 0, MEAS_C0_SUB_XFER, words, &xfer);
-		sub_read(h->fd, 0, MEAS_C0_SUB_LAT, words, &lat);
+		mx_sub_read(h->fd, 0, MEAS_C0_SUB_FIXED, words, &fixed);
+		mx_sub_read(h->fd, 0, MEAS_C0_SUB_DISC, words, &disc);
+		mx_sub_read(h->fd, 0, MEAS_C0_SUB_XFER, words, &xfer);
+		mx_sub_read(h->fd, 0, MEAS_C0_SUB_LAT, words, &lat);
 	}
 	if (h->mask & (1U << MEAS_CLASS_IO))
-		sub_read(h->fd, MEAS_CLASS_IO, MEAS_IO_SUB_RING,
+		mx_sub_read(h->fd, MEAS_CLASS_IO, MEAS_IO_SUB_RING,
 			 MEAS_HEADER_WORDS + MEAS_IO_H_PART0, &io);
 	render_user(out, h);
 	for (i = 0; i < mx_nfamilies; i++)	/* the scrape's duration last */
