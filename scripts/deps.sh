@@ -18,6 +18,10 @@ libnl-3-dev libnl-genl-3-dev sparse"
 # and curl, for its tests (make check-prometheus); node_exporter for its
 # benchmark (make bench)
 PKGS="$PKGS libmicrohttpd-dev prometheus curl prometheus-node-exporter"
+# pmdameas, the PCP agent: its library (libpcp-pmda3-dev), and Debian's
+# PCP itself, whose pmcd, pmlogger and pmrep the test runs in the VM
+# (make check-pcp)
+PKGS="$PKGS libpcp-pmda3-dev libpcp3-dev pcp"
 # make man, make deb, make pkgtest: man pages (rst2man, man), the Debian
 # packages and their lintian check, DKMS, completion and udev in the test
 PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils man-db groff-base bash-completion udev adduser"
@@ -62,6 +66,9 @@ else
 fi
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# In a container without systemd, pcp's postinst would fail at
+# "systemctl start pmcd": offline, systemctl only records what is enabled.
+[ -d /run/systemd/system ] || export SYSTEMD_OFFLINE=1
 $SUDO apt-get update -qq -o DPkg::Lock::Timeout=900
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 $missing >/dev/null

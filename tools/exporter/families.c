@@ -220,7 +220,7 @@ const struct mx_family mx_families[] = {
 	  "Always 1: the meas version this exporter was built from.",
 	  MX_SRC_BUILD, NULL, 0, self },
 	{ "meas_class_start_time_seconds", MX_GAUGE, "seconds",
-	  "When the exporter enabled each class: its counters cannot reset while it holds them (Unix time).",
+	  "When this agent enabled each class: its counters cannot reset while it holds them (Unix time).",
 	  MX_SRC_START, "class", 0, self },
 	{ "meas_scrape_duration_seconds", MX_GAUGE, "seconds",
 	  "Time this scrape took to read the regions and render them.",

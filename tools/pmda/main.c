@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmdameas: a daemon PMDA that pmcd starts (Install, pmcd.conf).  It
+ * holds class 0 and every user-defined class enabled for its whole life
+ * (and class 14 with -I), as meas-exporter does, so that its counters
+ * never reset under the archives that record them; a module loaded
+ * after pmcd started is picked up at the next fetch.
+ *
+ *   pmdameas [PMDA options] [-I]   as pmcd runs it
+ *   pmdameas -N | -D               the PMNS and domain.h Install uses
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmdameas.h"
+
+struct mx_hold pm_hold = { .fd = -1 };
+static uint32_t hold_mask = 1U << MEAS_CLASS_GLOBAL;
+static time_t last_try;
+
+/* Retry at most this often when meas cannot be opened (not loaded). */
+#define HOLD_RETRY_S	10
+
+/**
+ * pm_hold_ensure() - hold the classes served, opening /dev/meas if needed
+ *
+ * Return: 0, or a negative errno until meas can be opened and started.
+ */
+int pm_hold_ensure(void)
+{
+	time_t now = time(NULL);
+	int err;
+
+	if (pm_hold.fd >= 0)
+		return 0;
+	if (last_try && now - last_try < HOLD_RETRY_S)
+		return -EAGAIN;
+	last_try = now;
+	memset(&pm_hold, 0, sizeof(pm_hold));
+	err = mx_hold_start(&pm_hold, hold_mask, 1);
+	if (err) {
+		pm_hold.fd = -1;
+		return err;
+	}
+	pmNotifyErr(LOG_INFO, "holding classes 0x%x of /dev/meas", pm_hold.mask);
+	return 0;
+}
+
+static int meas_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
+{
+	pm_refresh();
+	return pmdaFetch(n, pmids, resp, pmda);
+}
+
+static int meas_instance(pmInDom indom, int inst, char *name,
+			 pmInResult **result, pmdaExt *pmda)
+{
+	pm_refresh();
+	return pmdaInstance(indom, inst, name, result, pmda);
+}
+
+static int meas_fetch_cb(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
+{
+	return pm_fetch_value(m, inst, atom);
+}
+
+/* The metric and instance-domain tables pmdaInit() takes. */
+static int tables(pmdaMetric **mt, pmdaIndom **it, int *nindoms)
+{
+	unsigned int k, n, serial, total = PM_INDOM_FIXED0 + pm_nfixed_indoms;
+	pmdaMetric *m = calloc(pm_nmetrics, sizeof(*m));
+	pmdaIndom *d = calloc(total, sizeof(*d));
+	size_t i;
+
+	if (!m || !d)
+		return -ENOMEM;
+	for (i = 0; i < pm_nmetrics; i++) {
+		m[i].m_user = &pm_metrics[i];
+		m[i].m_desc = pm_metrics[i].desc;
+	}
+	for (serial = 0; serial < total; serial++) {
+		const struct mx_family *f = pm_fixed_indom_family(serial);
+
+		d[serial].it_indom = pmInDom_build(MEAS_DOMAIN, serial);
+		if (!f)
+			continue;	/* a cache: filled at each fetch */
+		for (n = 0; f->series[n].item != MX_NONE; n++)
+			;
+		d[serial].it_set = calloc(n, sizeof(pmdaInstid));
+		if (!d[serial].it_set)
+			return -ENOMEM;
+		d[serial].it_numinst = (int)n;
+		for (k = 0; k < n; k++) {
+			d[serial].it_set[k].i_inst = (int)k;
+			d[serial].it_set[k].i_name = (char *)f->series[k].lv;
+		}
+	}
+	*mt = m;
+	*it = d;
+	*nindoms = (int)total;
+	return 0;
+}
+
+static pmLongOptions longopts[] = {
+	PMDA_OPTIONS_HEADER("Options"),
+	PMOPT_DEBUG,
+	PMDAOPT_DOMAIN,
+	PMDAOPT_LOGFILE,
+	{ "io", 0, 'I', 0, "also hold class 14 (the I/O trace) for meas.io.*" },
+	{ "pmns", 0, 'N', 0, "print the PMNS of meas and exit" },
+	{ "domain-h", 0, 'H', 0, "print domain.h and exit" },
+	PMOPT_HELP,
+	PMDA_OPTIONS_END
+};
+
+static pmdaOptions opts = {
+	.short_options = "D:d:l:INH?",
+	.long_options = longopts,
+};
+
+int main(int argc, char **argv)
+{
+	pmdaInterface dispatch;
+	pmdaMetric *mt;
+	pmdaIndom *it;
+	int c, nindoms;
+
+	pmSetProgname(argv[0]);
+	if (pm_metrics_build() || tables(&mt, &it, &nindoms)) {
+		fprintf(stderr, "%s: out of memory\n", pmGetProgname());
+		return 1;
+	}
+	pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), MEAS_DOMAIN,
+		   "meas.log", NULL);
+	while ((c = pmdaGetOptions(argc, argv, &opts, &dispatch)) != EOF) {
+		switch (c) {
+		case 'I':
+			hold_mask |= 1U << MEAS_CLASS_IO;
+			break;
+		case 'N':
+			pm_print_pmns(stdout);
+			return 0;
+		case 'H':
+			pm_print_domain(stdout);
+			return 0;
+		default:
+			opts.errors++;
+		}
+	}
+	if (opts.errors || opts.optind != argc) {
+		pmdaUsageMessage(&opts);
+		return 1;
+	}
+	pmdaOpenLog(&dispatch);
+	/* root, not pmcd's user: STARTSTATISTICS needs CAP_PERFMON */
+	dispatch.version.any.fetch = meas_fetch;
+	dispatch.version.any.instance = meas_instance;
+	dispatch.version.any.text = pm_text;
+	pmdaSetFetchCallBack(&dispatch, meas_fetch_cb);
+	pm_fetch_init(dispatch.domain);
+	pmdaInit(&dispatch, it, nindoms, mt, (int)pm_nmetrics);
+	pmdaConnect(&dispatch);
+	pm_hold_ensure();
+	pmdaMain(&dispatch);
+	if (pm_hold.fd >= 0)
+		mx_hold_stop(&pm_hold);
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmdameas: the meas counters as a Performance Co-Pilot agent (PMDA),
+ * under the names meas.*.  Documentation/pcp.rst.
+ *
+ *   metrics.c  the PCP metrics, built from meas-exporter's metric table
+ *              (tools/exporter/families.c): names, PMIDs, types, units,
+ *              semantics, help; and the PMNS and domain files Install uses
+ *   fetch.c    one read of the held classes per fetch, the instance
+ *              domains (disks, histogram buckets, user-defined items)
+ *              and the values
+ *   main.c     options, the daemon, the classes held for its life
+ */
+#ifndef PMDAMEAS_H
+#define PMDAMEAS_H
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include "exporter.h"
+
+/*
+ * The domain number: from the range PCP's own table of domains
+ * (stdpmid.pcp) leaves unassigned, 256..510 (Documentation/pcp.rst).
+ */
+#define MEAS_DOMAIN	400
+
+/* What a PCP metric reads. */
+enum pm_kind {
+	PM_K_FIXED,	/* class 0 subclass 0: one series */
+	PM_K_FIXED_IND,	/* class 0 subclass 0: series as instances */
+	PM_K_DISK,	/* per disk: one series of a disk family */
+	PM_K_LAT,	/* per disk: a subclass 5 item of one operation group */
+	PM_K_QLEN,	/* per disk and bucket: the queue-length histogram */
+	PM_K_LATHIST,	/* per disk and bucket: one group's latency histogram */
+	PM_K_LATSUM,	/* per disk: one group's latency sum */
+	PM_K_IO,	/* class 14 header */
+	PM_K_VERSION,	/* the version of meas */
+	PM_K_START,	/* when each class was enabled, per class */
+	PM_K_USER,	/* user-defined items, per class, subclass, item, entry */
+};
+
+/* The instance domains (serial numbers). */
+enum pm_indom_serial {
+	PM_INDOM_DISK,		/* disks, named as PCP's disk.dev names them */
+	PM_INDOM_QLEN,		/* disk::bucket of the queue-length histogram */
+	PM_INDOM_LAT,		/* disk::le=bound of the latency histograms */
+	PM_INDOM_CLASS,		/* classes held */
+	PM_INDOM_USER_COUNTER,	/* user-defined counters */
+	PM_INDOM_USER_GAUGE,	/* user-defined gauges */
+	PM_INDOM_FIXED0,	/* the first of the labels of subclass 0 */
+};
+
+/**
+ * struct pm_metric - one PCP metric
+ * @name: its PMNS name
+ * @kind: what it reads
+ * @f: its family in the table, NULL for none
+ * @se: its series (PM_K_FIXED, PM_K_DISK), or NULL
+ * @op: its operation group (PM_K_LAT*)
+ * @indom_serial: its instance domain, or -1
+ * @desc: type, semantics, units, PMID, instance domain
+ */
+struct pm_metric {
+	char name[128];
+	enum pm_kind kind;
+	const struct mx_family *f;
+	const struct mx_series *se;
+	unsigned int op;
+	int indom_serial;
+	pmDesc desc;
+};
+
+/* ---- metrics.c ---------------------------------------------------- */
+
+int pm_metrics_build(void);
+extern struct pm_metric *pm_metrics;
+extern size_t pm_nmetrics;
+/* Instance domains of subclass 0's labels: how many. */
+extern unsigned int pm_nfixed_indoms;
+/* The family whose label instance domain @serial is (PM_INDOM_FIXED0...). */
+const struct mx_family *pm_fixed_indom_family(unsigned int serial);
+int pm_text(int ident, int type, char **buffer, pmdaExt *pmda);
+void pm_print_pmns(FILE *f);
+void pm_print_domain(FILE *f);
+
+/* ---- fetch.c ---------------------------------------------------------- */
+
+void pm_fetch_init(int domain);
+int pm_refresh(void);
+int pm_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
+
+/* ---- main.c ----------------------------------------------------------- */
+
+extern struct mx_hold pm_hold;
+int pm_hold_ensure(void);
+
+#endif /* PMDAMEAS_H */
