@@ -17,6 +17,8 @@
 #                   its modinfo has the version and no test hook
 #   make check-prometheus meas-exporter scraped by a real Prometheus (part
 #                   of make check; needs make all first)
+#   make check-pcp  pmdameas with Debian's PCP in the VM: pmcd, pminfo,
+#                   pmlogger, pmrep, the kill test (part of make check)
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
@@ -68,7 +70,7 @@ MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-matrix check-debug check-pictures check-shipped check-insn unit vmtest \
 	demo bench sparse checkpatch clean man deb install uninstall pkgtest check-install \
-	check-version check-prometheus
+	check-version check-prometheus check-pcp
 
 all: module tools
 
@@ -138,6 +140,7 @@ check: deps
 	$(MAKE) check-shipped
 	$(MAKE) MEAS_TEST=1 vmtest
 	$(MAKE) check-prometheus
+	$(MAKE) check-pcp
 	$(MAKE) MEAS_TEST=1 check-pictures
 	$(MAKE) pkgtest
 	$(MAKE) check-matrix
@@ -146,6 +149,11 @@ check: deps
 # with the meas.ko and tools already built (about 2 minutes)
 check-prometheus:
 	$(MAKE) -C selftests check-prometheus
+
+# pmdameas with Debian's PCP in the test VM (Documentation/pcp.rst), with
+# the meas.ko and tools already built (about 7 minutes under TCG)
+check-pcp:
+	$(MAKE) -C selftests check-pcp
 
 # The pictures (Documentation/pictures.rst): made by measctl in the test VM,
 # then loaded in headless Chromium on the host; screenshots in
