@@ -9,7 +9,8 @@ VERSION := $(shell cat $(CURDIR)/VERSION)
 
 MAN_DIR := $(BUILD)/man
 # page -> its source; each source is the page Documentation/ shows.
-MAN_PAGES := $(MAN_DIR)/measctl.8 $(MAN_DIR)/meas.4 $(MAN_DIR)/meas-exporter.8
+MAN_PAGES := $(MAN_DIR)/measctl.8 $(MAN_DIR)/meas.4 $(MAN_DIR)/meas-exporter.8 \
+	$(MAN_DIR)/pmdameas.1
 RST2MAN ?= rst2man
 RST2MAN_FLAGS := --strict --no-generator --no-datestamp
 
@@ -18,6 +19,7 @@ man: $(MAN_PAGES)
 $(MAN_DIR)/measctl.8: Documentation/measctl.rst VERSION
 $(MAN_DIR)/meas.4: Documentation/uapi.rst VERSION
 $(MAN_DIR)/meas-exporter.8: Documentation/exporter.rst VERSION
+$(MAN_DIR)/pmdameas.1: Documentation/pcp.rst VERSION
 $(MAN_PAGES):
 	@mkdir -p $(MAN_DIR)
 	$(RST2MAN) $(RST2MAN_FLAGS) $< $@.tmp
