@@ -345,8 +345,8 @@ static void render_user(struct om_buf *b, struct mx_hold *h)
 			const struct meas_subclass_def *sd = &n->d.sub[s];
 
 			if (!mx_sub_read(h->fd, (int)c, (int)s,
-				      MEAS_HEADER_WORDS +
-				      (size_t)sd->entries * sd->items, &user) &&
+					 MEAS_HEADER_WORDS +
+					 (size_t)sd->entries * sd->items, &user) &&
 			    user.nitems >= (uint64_t)sd->entries * sd->items &&
 			    user.entsize == sd->items)
 				render_user_sub(b, n, c, s, defs);
@@ -396,7 +396,7 @@ int mx_scrape(struct mx_hold *h, struct om_buf *out)
 	}
 	if (h->mask & (1U << MEAS_CLASS_IO))
 		mx_sub_read(h->fd, MEAS_CLASS_IO, MEAS_IO_SUB_RING,
-			 MEAS_HEADER_WORDS + MEAS_IO_H_PART0, &io);
+			    MEAS_HEADER_WORDS + MEAS_IO_H_PART0, &io);
 	render_user(out, h);
 	for (i = 0; i < mx_nfamilies; i++)	/* the scrape's duration last */
 		render_family(out, &mx_families[i], h, t0);

@@ -263,12 +263,20 @@ static int add_user(void)
 
 /* ---- help --------------------------------------------------------------- */
 
+/* Long help: what the semantics and instances of a metric mean. */
+enum { SEM_COUNTER, INDOM_DISK, INDOM_QLEN, INDOM_LAT };
+static const char *const help_part[] = {
+	"A counter: it only grows while meas holds the class (pmdameas holds it for its whole life); tools show its rate.",
+	"\nOne instance per disk meas has seen, named as PCP's disk.dev names it (the kernel's name). The disks beyond the module's max_disks are summed in an entry meas does not name; measctl iostat shows it as \"(others)\".",
+	"\nInstances DISK::N: requests that found N requests of the disk in flight when they entered its queue, N = 0..5, and DISK::6+ for six or more. One count per bucket, not cumulative.",
+	"\nInstances DISK::le=BOUND: requests of the group whose latency was at most BOUND seconds and more than the bound below (power-of-two nanoseconds, 2^10 to 2^34), DISK::le=+Inf for the rest. One count per bucket, not cumulative.",
+};
+
 static const char *sem_text(const pmDesc *d)
 {
 	switch (d->sem) {
 	case PM_SEM_COUNTER:
-		return "A counter: it only grows while meas holds the class "
-		       "(pmdameas holds it for its whole life); tools show its rate.";
+		return help_part[SEM_COUNTER];
 	case PM_SEM_DISCRETE:
 		return "A discrete value: it changes only when the agent or the module restarts.";
 	default:
@@ -282,20 +290,11 @@ static const char *indom_text(const struct pm_metric *m)
 	case -1:
 		return "";
 	case PM_INDOM_DISK:
-		return "\nOne instance per disk meas has seen, named as PCP's disk.dev "
-		       "names it (the kernel's name). The disks beyond the module's "
-		       "max_disks are summed in an entry meas does not name; "
-		       "measctl iostat shows it as \"(others)\".";
+		return help_part[INDOM_DISK];
 	case PM_INDOM_QLEN:
-		return "\nInstances DISK::N: requests that found N requests of the "
-		       "disk in flight when they entered its queue, N = 0..5, and "
-		       "DISK::6+ for six or more. One count per bucket, not cumulative.";
+		return help_part[INDOM_QLEN];
 	case PM_INDOM_LAT:
-		return "\nInstances DISK::le=BOUND: requests of the group whose "
-		       "latency was at most BOUND seconds and more than the bound "
-		       "below (power-of-two nanoseconds, 2^10 to 2^34), "
-		       "DISK::le=+Inf for the rest. One count per bucket, not "
-		       "cumulative.";
+		return help_part[INDOM_LAT];
 	case PM_INDOM_CLASS:
 		return "\nOne instance per class the agent holds, named by its number.";
 	default:
@@ -342,17 +341,11 @@ static int build_help(size_t i)
 		return -ENOMEM;
 
 	if (m->kind == PM_K_USER)
-		n = asprintf(&s, "Every %s item of the classes defined at run "
-			     "time (UPDATESTATISTICS, measctl define), held by "
-			     "the agent as they appear. Instances "
-			     "CLASS.SUBCLASS.ITEM, with #ENTRY when the subclass "
-			     "has several entries; the names are the "
-			     "definition's.\n%s",
+		n = asprintf(&s, "Every %s item of the classes defined at run time (UPDATESTATISTICS, measctl define), held by the agent as they appear. Instances CLASS.SUBCLASS.ITEM, with #ENTRY when the subclass has several entries; the names are the definition's.\n%s",
 			     m->desc.sem == PM_SEM_COUNTER ? "counter" : "gauge",
 			     sem_text(&m->desc));
 	else
-		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's "
-			     "%s%s (tools/exporter/families.c).",
+		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's %s%s (tools/exporter/families.c).",
 			     one_line[i], sem_text(&m->desc), indom_text(m),
 			     f->name, f->type == MX_COUNTER ? "_total" : "");
 	if (n < 0)
