@@ -27,6 +27,7 @@ static const struct nla_policy meas_genl_policy[MEAS_A_MAX + 1] = {
 	[MEAS_A_SLOT]	= { .type = NLA_U32 },
 	[MEAS_A_RECORD]	= { .type = NLA_REJECT },
 	[MEAS_A_SEQ]	= { .type = NLA_REJECT },
+	[MEAS_A_CGROUP]	= { .type = NLA_REJECT },
 };
 
 /* The table, under meas_sir, with its epoch. */
@@ -41,9 +42,17 @@ static struct proc_tab *genl_table(void)
 	return tab;
 }
 
+/* The cgroup of a process record; entry 0 has none. */
+static int genl_put_cgroup(struct sk_buff *skb, u32 slot, u64 cgid)
+{
+	if (!slot)
+		return 0;
+	return nla_put_u64_64bit(skb, MEAS_A_CGROUP, cgid, MEAS_A_PAD);
+}
+
 /* The record a GET asks for; the caller holds meas_sir. */
 static int genl_get_record(struct proc_tab *tab, struct genl_info *info,
-			   struct meas_proc_rec *rec)
+			   struct meas_proc_rec *rec, u64 *cgid)
 {
 	struct proc_viewer v;
 	u32 slot = 0, gen = 0;
@@ -67,7 +76,7 @@ static int genl_get_record(struct proc_tab *tab, struct genl_info *info,
 		meas_procread_header(tab, rec->item, false);
 		return 0;
 	}
-	if (!meas_procread_entry(tab, &v, slot, rec->item, &gen))
+	if (!meas_procread_entry_cg(tab, &v, slot, rec->item, &gen, cgid))
 		return -ESRCH;
 	rec->index = (u64)gen << 32 | slot;
 	return 0;
@@ -78,6 +87,7 @@ static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct meas_proc_rec *rec;
 	struct proc_tab *tab;
 	struct sk_buff *msg;
+	u64 cgid = 0;
 	void *hdr;
 	int err;
 
@@ -90,7 +100,7 @@ static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	tab = genl_table();
 	if (tab)
-		err = genl_get_record(tab, info, rec);
+		err = genl_get_record(tab, info, rec, &cgid);
 	else
 		err = -ENODATA;
 	mutex_unlock(&meas_sir);
@@ -102,11 +112,13 @@ static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto free_rec;
 	}
 	err = -ENOMEM;
-	msg = genlmsg_new(nla_total_size(sizeof(*rec)), GFP_KERNEL);
+	msg = genlmsg_new(nla_total_size(sizeof(*rec)) +
+			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
 	if (!msg)
 		goto free_rec;
 	hdr = genlmsg_put_reply(msg, info, &meas_genl_family, 0, MEAS_CMD_GET);
-	if (!hdr || nla_put(msg, MEAS_A_RECORD, sizeof(*rec), rec)) {
+	if (!hdr || nla_put(msg, MEAS_A_RECORD, sizeof(*rec), rec) ||
+	    genl_put_cgroup(msg, rec->slot, cgid)) {
 		nlmsg_free(msg);
 		err = -EMSGSIZE;
 		goto free_rec;
@@ -122,7 +134,7 @@ free_rec:
 
 /* Put one record into a dump message; false when the message is full. */
 static bool genl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
-			  const struct meas_proc_rec *rec)
+			  const struct meas_proc_rec *rec, u64 cgid)
 {
 	void *hdr;
 
@@ -132,7 +144,8 @@ static bool genl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return false;
 	genl_dump_check_consistent(cb, hdr);
-	if (nla_put(skb, MEAS_A_RECORD, sizeof(*rec), rec)) {
+	if (nla_put(skb, MEAS_A_RECORD, sizeof(*rec), rec) ||
+	    genl_put_cgroup(skb, rec->slot, cgid)) {
 		genlmsg_cancel(skb, hdr);
 		return false;
 	}
@@ -150,6 +163,7 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct proc_viewer v;
 	struct proc_tab *tab;
 	u32 slot, hwm, gen;
+	u64 cgid;
 	int err = 0;
 
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
@@ -168,12 +182,13 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	meas_procread_viewer(&v, false);
 	hwm = meas_procread_hwm(tab);
 	for (slot = max_t(u32, cb->args[0], 1); slot <= hwm; slot++) {
-		if (!meas_procread_entry(tab, &v, slot, rec->item, &gen))
+		if (!meas_procread_entry_cg(tab, &v, slot, rec->item, &gen,
+					    &cgid))
 			continue;
 		rec->size = sizeof(*rec);
 		rec->slot = slot;
 		rec->index = (u64)gen << 32 | slot;
-		if (!genl_dump_one(skb, cb, rec))
+		if (!genl_dump_one(skb, cb, rec, cgid))
 			break;
 	}
 	cb->args[0] = slot;
@@ -187,12 +202,13 @@ unlock:
 /**
  * meas_genl_send_exit() - multicast a final record
  * @rec: the record
+ * @cgid: the cgroup v2 ID the process exited in
  * @seq: its sequence number
  *
  * Return: 0, -ESRCH when nobody listens, -ENOMEM, or the error of the
  * multicast (some listener's buffer was full: that listener sees a gap).
  */
-int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 seq)
+int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 cgid, u64 seq)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -201,12 +217,13 @@ int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 seq)
 	    !genl_has_listeners(&meas_genl_family, &init_net, 0))
 		return -ESRCH;
 	msg = genlmsg_new(nla_total_size(sizeof(*rec)) +
-			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
+			  2 * nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put(msg, 0, 0, &meas_genl_family, 0, MEAS_CMD_EXIT);
 	if (!hdr || nla_put_u64_64bit(msg, MEAS_A_SEQ, seq, MEAS_A_PAD) ||
-	    nla_put(msg, MEAS_A_RECORD, sizeof(*rec), rec)) {
+	    nla_put(msg, MEAS_A_RECORD, sizeof(*rec), rec) ||
+	    genl_put_cgroup(msg, rec->slot, cgid)) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}

@@ -119,6 +119,7 @@ struct proc_thr {
  * @seq: guards the entry, @threads and the thread list for readers
  * @last_in: latest switch-in of a folded thread
  * @last_out: latest switch-out of a folded thread
+ * @cgid: cgroup v2 ID the process exited in (read once, at its exit)
  *
  * Written under the table lock only.  The items live in the region.
  */
@@ -134,6 +135,7 @@ struct proc_slot {
 	seqcount_t seq;
 	u64 last_in;
 	u64 last_out;
+	u64 cgid;
 };
 
 /* Per-CPU: the thread on the CPU and its record, set at switch-in. */
@@ -275,13 +277,15 @@ struct proc_viewer {
 
 void meas_procread_viewer(struct proc_viewer *v, bool init_ns);
 void meas_procread_header(struct proc_tab *tab, u64 *h, bool region_order);
+bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,
+			    u32 slot, u64 *e, u32 *gen, u64 *cgid);
 bool meas_procread_entry(struct proc_tab *tab, const struct proc_viewer *v,
 			 u32 slot, u64 *item, u32 *gen);
 u32 meas_procread_find(struct proc_tab *tab, const struct proc_viewer *v,
 		       s32 pid);
 u32 meas_procread_hwm(struct proc_tab *tab);
 void meas_procread_snap(struct meas_class *cls, u64 word, u64 n, u64 *out);
-bool meas_procread_final(struct proc_tab *tab, u32 slot, u32 gen,
+bool meas_procread_final(struct proc_tab *tab, u32 slot, u32 gen, u64 *cgid,
 			 struct meas_proc_rec *rec);
 
 /* proc.c: the class and its setup at module init */
@@ -300,6 +304,6 @@ void meas_procexit_stop(struct proc_tab *tab);
 /* genl.c */
 int meas_genl_register(void);
 void meas_genl_unregister(void);
-int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 seq);
+int meas_genl_send_exit(const struct meas_proc_rec *rec, u64 cgid, u64 seq);
 
 #endif /* _MEAS_PROC_H */

@@ -64,7 +64,7 @@ static void procexit_work(struct work_struct *w)
 	struct proc_tab *tab = container_of(w, struct proc_tab, work);
 	struct meas_proc_rec *rec = kmalloc(sizeof(*rec), GFP_KERNEL);
 	u32 tail, head, slot, gen;
-	u64 v;
+	u64 v, cgid;
 
 	for (;;) {
 		procexit_count_lost(tab);
@@ -79,8 +79,8 @@ static void procexit_work(struct work_struct *w)
 		slot = lower_32_bits(v);
 		gen = upper_32_bits(v);
 		WRITE_ONCE(tab->exit_seq, tab->exit_seq + 1);
-		if (!rec || !meas_procread_final(tab, slot, gen, rec) ||
-		    meas_genl_send_exit(rec, tab->exit_seq) == -ENOMEM)
+		if (!rec || !meas_procread_final(tab, slot, gen, &cgid, rec) ||
+		    meas_genl_send_exit(rec, cgid, tab->exit_seq) == -ENOMEM)
 			WRITE_ONCE(tab->exit_lost, tab->exit_lost + 1);
 		cond_resched();
 	}

@@ -23,6 +23,7 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/clock.h>
 #include <linux/cred.h>
+#include <linux/cgroup.h>
 #include <linux/capability.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -211,7 +212,7 @@ static void procread_thr(const struct proc_thr *t, u64 *e, u64 now,
  * Return: false if the slot is empty.
  */
 static bool procread_compose(struct proc_tab *tab, u32 slot, u64 *e,
-			     u32 *gen, struct task_struct **task)
+			     u32 *gen, u64 *cgid, struct task_struct **task)
 {
 	struct proc_slot *s = &tab->slots[slot];
 	const struct proc_thr *t;
@@ -224,6 +225,7 @@ static bool procread_compose(struct proc_tab *tab, u32 slot, u64 *e,
 		seq = raw_read_seqcount_begin(&s->seq);
 		memcpy(e, proc_ent(tab, slot), MEAS_PROC_ITEMS * sizeof(u64));
 		*gen = s->gen;
+		*cgid = s->cgid;
 		l.in = s->last_in;
 		l.out = s->last_out;
 		l.cpu = e[MEAS_P_LAST_CPU];
@@ -351,21 +353,52 @@ static struct pid *procread_get_pid(struct proc_tab *tab, u32 slot, u32 *gen)
 bool meas_procread_entry(struct proc_tab *tab, const struct proc_viewer *v,
 			 u32 slot, u64 *e, u32 *gen)
 {
+	return meas_procread_entry_cg(tab, v, slot, e, gen, NULL);
+}
+
+/* The cgroup v2 ID of a live process, under rcu_read_lock(). */
+static u64 procread_cgroup_id(struct task_struct *task)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_id(task_dfl_cgroup(task));
+#else
+	return 0;
+#endif
+}
+
+/**
+ * meas_procread_entry_cg() - meas_procread_entry() and the cgroup
+ * @tab: the table
+ * @v: the caller
+ * @slot: entry number, 1..nslots
+ * @e: MEAS_PROC_ITEMS words, filled in (zeros when false is returned)
+ * @gen: out: the slot's generation
+ * @cgid: out, or NULL: the cgroup v2 ID the process is in now (read from
+ *	the live task, so nothing is kept per switch), or exited in
+ *
+ * Return: true if the entry holds a process the caller may see.
+ */
+bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,
+			    u32 slot, u64 *e, u32 *gen, u64 *cgid)
+{
 	struct task_struct *task;
 	struct pid *pid;
 	bool ok = false;
 	u32 g = 0, pg;
+	u64 cg = 0;
 
 	memset(e, 0, MEAS_PROC_ITEMS * sizeof(u64));
 	if (!slot || slot > tab->nslots)
 		return false;
 	rcu_read_lock();
-	if (!procread_compose(tab, slot, e, &g, &task))
+	if (!procread_compose(tab, slot, e, &g, &cg, &task))
 		goto unlock;
-	if (task && e[MEAS_P_STATE] == MEAS_PSTATE_LIVE)
+	if (task && e[MEAS_P_STATE] == MEAS_PSTATE_LIVE) {
 		procread_refresh(task, e);
-	else
+		cg = procread_cgroup_id(task);
+	} else {
 		task = NULL;
+	}
 	ok = v->all || (task ? procread_may_task(task) :
 				procread_may_exited(e));
 unlock:
@@ -377,8 +410,12 @@ unlock:
 		ok = pid && pg == g && procread_translate(pid, e);
 		put_pid(pid);
 	}
-	if (!ok)
+	if (!ok) {
 		memset(e, 0, MEAS_PROC_ITEMS * sizeof(u64));
+		cg = 0;
+	}
+	if (cgid)
+		*cgid = cg;
 	return ok;
 }
 
@@ -475,6 +512,7 @@ void meas_procread_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
  * @tab: the table
  * @slot: its slot
  * @gen: the generation it exited with
+ * @cgid: out: the cgroup v2 ID it exited in
  * @rec: filled in, initial-namespace numbers
  *
  * No lock: called by the exit worker.  The sequence count and the
@@ -482,7 +520,7 @@ void meas_procread_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
  *
  * Return: false if the slot went to another process first.
  */
-bool meas_procread_final(struct proc_tab *tab, u32 slot, u32 gen,
+bool meas_procread_final(struct proc_tab *tab, u32 slot, u32 gen, u64 *cgid,
 			 struct meas_proc_rec *rec)
 {
 	struct proc_slot *s = &tab->slots[slot];
@@ -494,6 +532,7 @@ bool meas_procread_final(struct proc_tab *tab, u32 slot, u32 gen,
 		seq = raw_read_seqcount_begin(&s->seq);
 		memcpy(rec->item, proc_ent(tab, slot), sizeof(rec->item));
 		g = s->gen;
+		*cgid = s->cgid;
 	} while (read_seqcount_retry(&s->seq, seq));
 	if (g != gen || rec->item[MEAS_P_STATE] != MEAS_PSTATE_EXITED)
 		return false;

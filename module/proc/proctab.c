@@ -24,6 +24,7 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/clock.h>
 #include <linux/cred.h>
+#include <linux/cgroup.h>
 #include <linux/fs.h>
 #include <linux/dcache.h>
 #include <linux/string.h>
@@ -444,7 +445,21 @@ static u64 tab_exit_status(struct task_struct *p)
 	return READ_ONCE(p->exit_code);
 }
 
-/* The last thread is gone: final names, IDs and termination time. */
+/*
+ * The cgroup v2 ID of an exiting thread, read once per process at its
+ * exit rather than at every switch.  cgroup_exit() has run but leaves
+ * ->cgroups in place until the task is freed; interrupts are off here.
+ */
+static u64 tab_cgroup_id(struct task_struct *p)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_id(rcu_dereference_sched(p->cgroups)->dfl_cgrp);
+#else
+	return 0;
+#endif
+}
+
+/* The last thread is gone: final names, IDs, cgroup and termination time. */
 static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 {
 	const struct cred *cred = rcu_dereference_sched(p->real_cred);
@@ -462,6 +477,7 @@ static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 	e[MEAS_P_EXIT_STATUS] = tab_exit_status(p);
 	e[MEAS_P_STATE] = MEAS_PSTATE_EXITED;
 	e[MEAS_P_THREADS] = 0;
+	tab->slots[n].cgid = tab_cgroup_id(p);
 	WRITE_ONCE(tab->slots[n].state, MEAS_PSTATE_EXITED);
 }
 

@@ -160,6 +160,11 @@ int meas_nl_dump(struct meas_nl *nl, meas_nl_rec_fn fn, void *arg);
 int meas_nl_exits_join(struct meas_nl *nl, int rcvbuf);
 /* Receive what is pending (blocks if nothing); -ENOBUFS: records lost. */
 int meas_nl_exits_recv(struct meas_nl *nl, meas_nl_rec_fn fn, void *arg);
+/*
+ * Inside a meas_nl_rec_fn: the cgroup v2 ID (MEAS_A_CGROUP) of the record
+ * it was given; 0 from a kernel that does not send it.
+ */
+uint64_t meas_nl_cgroup(const struct meas_nl *nl);
 
 /* ---- disks (class 0 subclasses 1 to 4) and class 14 (io.c) ---- */
 

@@ -20,6 +20,7 @@ struct meas_nl {
 	meas_nl_rec_fn fn;
 	void *arg;
 	int cb_err;		/* what fn returned, if not 0 */
+	uint64_t cgid;		/* MEAS_A_CGROUP of the record fn is given */
 };
 
 static int nl_errno(int nlerr)
@@ -83,6 +84,7 @@ static int nl_on_valid(struct nl_msg *msg, void *arg)
 	memcpy(&rec, nla_data(tb[MEAS_A_RECORD]), sizeof(rec));
 	if (tb[MEAS_A_SEQ])
 		seq = nla_get_u64(tb[MEAS_A_SEQ]);
+	nl->cgid = tb[MEAS_A_CGROUP] ? nla_get_u64(tb[MEAS_A_CGROUP]) : 0;
 	if (nl->fn) {
 		err = nl->fn(&rec, seq, nl->arg);
 		if (err) {
@@ -249,4 +251,9 @@ int meas_nl_exits_recv(struct meas_nl *nl, meas_nl_rec_fn fn, void *arg)
 	if (err == -NLE_NOMEM)
 		return -ENOBUFS;	/* the socket overflowed: records lost */
 	return err < 0 ? nl_errno(err) : 0;
+}
+
+uint64_t meas_nl_cgroup(const struct meas_nl *nl)
+{
+	return nl->cgid;
 }

@@ -286,6 +286,15 @@ struct meas_readactive {
  *    CAP_SYS_ADMIN) with the final record of each process that exits
  *    and MEAS_A_SEQ, numbered from 1 since class 15 was enabled: a
  *    listener that sees a gap missed that many records.
+ *  - Every process record (GET, dump, EXIT) also carries MEAS_A_CGROUP:
+ *    the ID of the process's cgroup in the cgroup v2 hierarchy (the
+ *    inode number of its directory under /sys/fs/cgroup, as
+ *    name_to_handle_at(2) and bpf's cgroup IDs give it); for a live
+ *    process the cgroup it is in when the record is read, for an exited
+ *    one the cgroup it exited in; 0 on a kernel without cgroups.
+ *    Records of entry 0 carry none.  Added as an attribute, not to
+ *    struct meas_proc_rec, whose array READACTIVE returns at a fixed
+ *    stride: older readers simply skip it.
  */
 #define MEAS_GENL_NAME		"meas"
 #define MEAS_GENL_VERSION	1
@@ -305,6 +314,7 @@ enum meas_genl_attr {
 	MEAS_A_RECORD,		/* struct meas_proc_rec */
 	MEAS_A_SEQ,		/* __u64 */
 	MEAS_A_PAD,
+	MEAS_A_CGROUP,		/* __u64: cgroup v2 ID */
 	__MEAS_A_MAX,
 };
 
