@@ -26,6 +26,8 @@ fi
 
 # meas-exporter: formats, promtool, diskstats, user classes, garbage
 selftests/exporter/exporter_test.sh || status=1
+# meas-exporter's process groups: config, cap, monotony, conservation
+selftests/exporter/groups_test.sh || status=1
 
 # the shared clock: GETCLOCK, GIVECLOCK, collectors, measctl profile
 "$out/clock_test" || status=1

@@ -8,6 +8,9 @@
  *   scrape.c    one GETSTATISTICS per subclass, rendered by the table
  *   omtext.c    the two text formats
  *   hold.c      the classes held enabled for the exporter's life
+ *   groups.c    process groups: class 15 records and exit records
+ *   grpconf.c   the group configuration file
+ *   cgmap.c     cgroup v2 IDs to paths
  *   http.c      GET /metrics over libmicrohttpd, bounded
  *   main.c      options, start, signals
  */
@@ -147,6 +150,57 @@ struct mx_hold {
 int mx_hold_start(struct mx_hold *h, uint32_t mask, int user);
 void mx_hold_user_classes(struct mx_hold *h, const struct meas_info *info);
 void mx_hold_stop(struct mx_hold *h);
+
+/* ---- options (main.c) ----------------------------------------------- */
+
+/* A decimal number in lo..hi, the whole of @s; 0 or -1. */
+int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,
+		  unsigned int *out);
+
+/* ---- process groups (groups.c, grpconf.c, cgmap.c) ---------------------- */
+
+#define MX_GRP_NAME_LEN		64
+#define MX_GRP_PAT_LEN		64
+#define MX_GRP_MAX_PATS		16
+#define MX_GRP_MAX_RULES	64
+#define MX_GRP_DEPTH_DEFAULT	2
+#define MX_GRP_DEPTH_MAX	16
+#define MX_GRP_MAX_DEFAULT	64
+#define MX_GRP_MAX_LIMIT	4096
+#define MX_CGMAP_REFRESH_S	1.0
+
+/* One "group NAME PATTERN..." line. */
+struct mx_grprule {
+	char name[MX_GRP_NAME_LEN];
+	char pat[MX_GRP_MAX_PATS][MX_GRP_PAT_LEN];
+	unsigned int npat;
+};
+
+/**
+ * struct mx_grpconf - how processes are grouped
+ * @depth: components of the cgroup path a group keeps; 0: no cgroup groups
+ * @max_groups: groups besides "other"
+ * @rules: the name rules, first match wins
+ * @nrules: their number
+ */
+struct mx_grpconf {
+	unsigned int depth;
+	unsigned int max_groups;
+	struct mx_grprule rules[MX_GRP_MAX_RULES];
+	unsigned int nrules;
+};
+
+void mx_grpconf_default(struct mx_grpconf *c);
+int mx_grpconf_load(struct mx_grpconf *c, const char *file);
+int mx_grpconf_match(const struct mx_grpconf *c, const char *comm,
+		     const char *program);
+
+const char *mx_cgmap_path(uint64_t id);
+unsigned long mx_cgmap_walks(void);
+
+int mx_groups_start(const struct mx_grpconf *c);
+void mx_groups_render(struct om_buf *b);
+void mx_groups_stop(void);
 
 /* ---- a scrape (scrape.c) --------------------------------------------- */
 

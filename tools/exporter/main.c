@@ -4,6 +4,7 @@
  *
  *   meas-exporter [--listen ADDR] [--port N] [--max-connections N]
  *                 [--timeout SEC] [--classes LIST] [--no-user-classes]
+ *                 [--process-groups] [--group-config FILE]
  *   meas-exporter --once [--format openmetrics|prometheus] [...]
  *
  * Documentation/exporter.rst.
@@ -30,14 +31,16 @@ static void print_usage(FILE *f)
 		"  --timeout SEC          close a silent connection after SEC, 1..300 (10)\n"
 		"  --classes LIST         module classes to hold: 0 and/or 14 (0,14)\n"
 		"  --no-user-classes      do not hold and export user-defined classes\n"
+		"  --process-groups       hold class 15 and export process groups\n"
+		"  --group-config FILE    the groups' configuration (implies --process-groups)\n"
 		"  --once                 print one scrape on stdout and exit\n"
 		"  --format FMT           with --once: openmetrics (default) or prometheus\n"
 		"  --version              print the version\n",
 		DEFAULT_PORT);
 }
 
-static int parse_uint(const char *s, unsigned int lo, unsigned int hi,
-		      unsigned int *out)
+int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,
+		  unsigned int *out)
 {
 	char *end;
 	unsigned long v;
@@ -62,7 +65,7 @@ static int parse_classes(const char *s, uint32_t *mask)
 	*mask = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (parse_uint(tok, 0, 15, &c) ||
+		if (mx_parse_uint(tok, 0, 15, &c) ||
 		    (c != MEAS_CLASS_GLOBAL && c != MEAS_CLASS_IO))
 			err = -1;
 		else
@@ -78,6 +81,8 @@ struct opts {
 	int user;
 	int once;
 	enum om_format fmt;
+	int groups;
+	struct mx_grpconf grp;
 };
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -90,6 +95,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "classes", required_argument, NULL, 'C' },
 		{ "no-user-classes", no_argument, NULL, 'U' },
 		{ "once", no_argument, NULL, '1' },
+		{ "process-groups", no_argument, NULL, 'g' },
+		{ "group-config", required_argument, NULL, 'G' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -103,13 +110,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->http.addr = optarg;
 			break;
 		case 'p':
-			bad |= parse_uint(optarg, 1, 65535, &o->http.port);
+			bad |= mx_parse_uint(optarg, 1, 65535, &o->http.port);
 			break;
 		case 'c':
-			bad |= parse_uint(optarg, 1, 1024, &o->http.max_conns);
+			bad |= mx_parse_uint(optarg, 1, 1024, &o->http.max_conns);
 			break;
 		case 't':
-			bad |= parse_uint(optarg, 1, 300, &o->http.timeout_s);
+			bad |= mx_parse_uint(optarg, 1, 300, &o->http.timeout_s);
 			break;
 		case 'C':
 			bad |= parse_classes(optarg, &o->classes);
@@ -119,6 +126,14 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		case '1':
 			o->once = 1;
+			break;
+		case 'g':
+			o->groups = 1;
+			break;
+		case 'G':
+			o->groups = 1;
+			if (mx_grpconf_load(&o->grp, optarg))
+				exit(2);
 			break;
 		case 'f':
 			if (!strcmp(optarg, "prometheus"))
@@ -185,11 +200,19 @@ int main(int argc, char **argv)
 	struct mx_hold h = { 0 };
 	int rc;
 
+	mx_grpconf_default(&o.grp);
 	if (parse(argc, argv, &o))
 		return 2;
+	if (o.groups)
+		o.classes |= 1U << MEAS_CLASS_PROC;
 	if (mx_hold_start(&h, o.classes, o.user))
 		return 1;
+	if (o.groups && mx_groups_start(&o.grp)) {
+		mx_hold_stop(&h);
+		return 1;
+	}
 	rc = o.once ? scrape_once(&h, o.fmt) : serve(&o, &h);
+	mx_groups_stop();
 	mx_hold_stop(&h);
 	return rc;
 }

@@ -398,6 +398,7 @@ int mx_scrape(struct mx_hold *h, struct om_buf *out)
 		mx_sub_read(h->fd, MEAS_CLASS_IO, MEAS_IO_SUB_RING,
 			    MEAS_HEADER_WORDS + MEAS_IO_H_PART0, &io);
 	render_user(out, h);
+	mx_groups_render(out);
 	for (i = 0; i < mx_nfamilies; i++)	/* the scrape's duration last */
 		render_family(out, &mx_families[i], h, t0);
 	om_end(out);
