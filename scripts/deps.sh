@@ -22,6 +22,9 @@ PKGS="$PKGS libmicrohttpd-dev prometheus curl prometheus-node-exporter"
 # PCP itself, whose pmcd, pmlogger and pmrep the test runs in the VM
 # (make check-pcp)
 PKGS="$PKGS libpcp-pmda3-dev libpcp3-dev pcp"
+# meas-exporter's process groups: process-exporter for their benchmark
+# (make bench, selftests/bench/groups_bench.sh)
+PKGS="$PKGS prometheus-process-exporter"
 # make man, make deb, make pkgtest: man pages (rst2man, man), the Debian
 # packages and their lintian check, DKMS, completion and udev in the test
 PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils man-db groff-base bash-completion udev adduser"
@@ -75,7 +78,7 @@ $SUDO apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 
 # Debian's prometheus packages start their services on install, listening
 # on every address; the tests and the benchmark run their own, on
 # 127.0.0.1 or inside the test VM.
-for svc in prometheus prometheus-node-exporter; do
+for svc in prometheus prometheus-node-exporter prometheus-process-exporter; do
 	case " $missing " in
 	*" $svc "*)
 		if [ -d /run/systemd/system ]; then

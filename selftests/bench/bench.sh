@@ -4,7 +4,7 @@
 # Runs inside the test VM: the context-switch ping-pong with meas not
 # loaded against class 0 enabled, alternated, medians and their ratio;
 # then the other benchmarks.  MEAS_BENCH_SET chooses among pingpong,
-# clock, proc, fio, task and exporter (default: all of them).
+# clock, proc, fio, task, exporter and groups (default: all of them).
 #   selftests/bench/bench.sh BUILD_DIR
 set -eu
 out=${1:?usage: bench.sh BUILD_DIR}
@@ -12,7 +12,7 @@ pp="$out/pingpong"
 n=${MEAS_BENCH_ROUNDS:-50000}
 reps=${MEAS_BENCH_REPS:-7}
 
-set=" ${MEAS_BENCH_SET:-pingpong clock proc fio task exporter} "
+set=" ${MEAS_BENCH_SET:-pingpong clock proc fio task exporter groups} "
 want() { case "$set" in *" $1 "*) return 0 ;; esac; return 1; }
 
 . "$(dirname "$0")/peers.sh"
@@ -69,3 +69,6 @@ if want task; then selftests/bench/task_bench.sh "$out"; fi
 
 # meas-exporter against node_exporter: CPU time per scrape
 if want exporter; then selftests/bench/exporter_bench.sh "$out"; fi
+
+# meas-exporter's process groups against process-exporter, 5,000 processes
+if want groups; then selftests/bench/groups_bench.sh "$out"; fi

@@ -20,8 +20,8 @@ if [ ! -x "$NE" ]; then
 	echo "exporter bench: $NE not installed (make deps), skipped"
 	exit 0
 fi
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{s += $1} END {printf "%.0f", s}'; }
+# shellcheck source=scrape_lib.sh
+. selftests/bench/scrape_lib.sh
 
 modprobe virtio_blk 2>/dev/null || true
 insmod module/meas.ko
@@ -31,25 +31,8 @@ xp=$!
 	--collector.cpu --collector.diskstats --collector.schedstat \
 	--log.level=error 2>/dev/null &
 np=$!
-for url in http://127.0.0.1:9872/metrics http://127.0.0.1:9100/metrics; do
-	i=0
-	while ! curl -sf -m 10 -o /dev/null "$url" && [ $i -lt 100 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-done
-
-# batch PID URL: ns of CPU per scrape of PID over $per scrapes of URL
-batch() {
-	c0=$(cpu_ns "$1")
-	j=0
-	while [ $j -lt "$per" ]; do
-		curl -sf -m 10 -o /dev/null "$2"
-		j=$((j + 1))
-	done
-	c1=$(cpu_ns "$1")
-	echo $(((c1 - c0) / per))
-}
+wait_url http://127.0.0.1:9872/metrics
+wait_url http://127.0.0.1:9100/metrics
 
 : >/tmp/xb; : >/tmp/nb
 batch $xp http://127.0.0.1:9872/metrics >/dev/null	# warm-up
