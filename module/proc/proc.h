@@ -27,6 +27,7 @@
 
 struct task_struct;
 struct pid;
+struct cred;
 
 /* Per-thread counters: proc_thr.cnt[], folded into MEAS_P_* items. */
 enum proc_cnt {
@@ -259,6 +260,7 @@ void meas_proctab_rename(struct proc_tab *tab, struct task_struct *p,
 			 const struct proc_names *names, bool all);
 bool meas_proctab_release(struct proc_tab *tab, struct proc_thr *t,
 			  struct task_struct *p, u64 now);
+void meas_proctab_creds(u64 *e, const struct cred *cred);
 
 /* proc.c */
 extern struct proc_tab *meas_proc_table;	/* under meas_sir */

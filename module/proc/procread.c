@@ -263,7 +263,6 @@ static void procread_refresh(struct task_struct *task, u64 *e)
 {
 	struct task_struct *leader = READ_ONCE(task->group_leader);
 	char *comm = (char *)&e[MEAS_P_COMMAND];
-	const struct cred *cred;
 
 	memcpy(comm, leader->comm, MEAS_PROC_COMM_LEN);
 	comm[MEAS_PROC_COMM_LEN - 1] = '\0';
@@ -272,13 +271,7 @@ static void procread_refresh(struct task_struct *task, u64 *e)
 		memcpy(&e[MEAS_P_PROGRAM], &e[MEAS_P_COMMAND],
 		       MEAS_PROC_COMM_LEN);
 	}
-	cred = __task_cred(task);
-	e[MEAS_P_GID] = from_kgid(&init_user_ns, cred->gid);
-	e[MEAS_P_EGID] = from_kgid(&init_user_ns, cred->egid);
-	e[MEAS_P_UID] = from_kuid(&init_user_ns, cred->uid);
-	e[MEAS_P_EUID] = from_kuid(&init_user_ns, cred->euid);
-	e[MEAS_P_SUID] = from_kuid(&init_user_ns, cred->suid);
-	e[MEAS_P_SGID] = from_kgid(&init_user_ns, cred->sgid);
+	meas_proctab_creds(e, __task_cred(task));
 	e[MEAS_P_SESSION] = pid_nr(task_session(task));
 }
 

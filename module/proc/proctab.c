@@ -459,6 +459,24 @@ static u64 tab_cgroup_id(struct task_struct *p)
 #endif
 }
 
+/**
+ * meas_proctab_creds() - an entry's user and group IDs
+ * @e: the entry
+ * @cred: the process's credentials
+ *
+ * As the initial user namespace sees them: the entry is one for every
+ * reader, whose own view is applied when a record is read.
+ */
+void meas_proctab_creds(u64 *e, const struct cred *cred)
+{
+	e[MEAS_P_GID] = from_kgid(&init_user_ns, cred->gid);
+	e[MEAS_P_EGID] = from_kgid(&init_user_ns, cred->egid);
+	e[MEAS_P_UID] = from_kuid(&init_user_ns, cred->uid);
+	e[MEAS_P_EUID] = from_kuid(&init_user_ns, cred->euid);
+	e[MEAS_P_SUID] = from_kuid(&init_user_ns, cred->suid);
+	e[MEAS_P_SGID] = from_kgid(&init_user_ns, cred->sgid);
+}
+
 /* The last thread is gone: final names, IDs, cgroup and termination time. */
 static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 {
@@ -467,12 +485,7 @@ static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 
 	memcpy(&e[MEAS_P_COMMAND], p->group_leader->comm,
 	       MEAS_PROC_COMM_LEN - 1);
-	e[MEAS_P_GID] = from_kgid(&init_user_ns, cred->gid);
-	e[MEAS_P_EGID] = from_kgid(&init_user_ns, cred->egid);
-	e[MEAS_P_UID] = from_kuid(&init_user_ns, cred->uid);
-	e[MEAS_P_EUID] = from_kuid(&init_user_ns, cred->euid);
-	e[MEAS_P_SUID] = from_kuid(&init_user_ns, cred->suid);
-	e[MEAS_P_SGID] = from_kgid(&init_user_ns, cred->sgid);
+	meas_proctab_creds(e, cred);
 	e[MEAS_P_TERMINATED] = ktime_get_real_ns();
 	e[MEAS_P_EXIT_STATUS] = tab_exit_status(p);
 	e[MEAS_P_STATE] = MEAS_PSTATE_EXITED;

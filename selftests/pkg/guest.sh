@@ -7,19 +7,8 @@
 # as udev sets it up, measctl from PATH. Prints TAP lines.
 
 set -u
-n=0
-fails=0
-ok() {
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+. "$(dirname "$0")/tap.sh"
 
 k=$(uname -r)
 ok "modprobe meas" modprobe meas

@@ -9,19 +9,8 @@
 # 127.0.0.1. Prints TAP lines.
 
 set -u
-n=0
-fails=0
-ok() {
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+. "$(dirname "$0")/tap.sh"
 
 unit=meas-exporter.service
 url=http://127.0.0.1:9872/metrics
@@ -34,13 +23,12 @@ ok "the package enabled $unit" test "$(systemctl is-enabled $unit)" = enabled
 
 # The unit is wanted by multi-user.target; this boot stops at basic.target.
 started() {
-	systemctl start $unit || return 1
-	local i
-	for i in $(seq 1 60); do
+	systemctl start "$unit" || return 1
+	for _ in $(seq 1 60); do
 		curl -sf -m 5 -o /dev/null "$url" && return 0
 		sleep 1
 	done
-	systemctl status --no-pager $unit
+	systemctl status --no-pager "$unit"
 	return 1
 }
 ok "systemctl start $unit, and it serves $url" started

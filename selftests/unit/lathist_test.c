@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of module/logic/lathist.c, the bucket arithmetic of the
+ * Host unit tests of module/logic/lathist.h, the bucket arithmetic of the
  * I/O latency histograms (class 0 subclass 5): the same file the module
  * is built from.
  */
