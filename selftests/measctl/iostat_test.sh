@@ -47,13 +47,14 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/out" "$1"
 
 # Reads of nullb0 in the background until stop_reads; returns once the
 # first have completed (a debug kernel, or TCG on a loaded host, takes a
-# while to start dd: up to 60 s).
+# while to start dd: up to 60 s).  One dd reads without a pause until it
+# is killed (40 GB at most; null_blk's disk has 250): a loop of short dds
+# left gaps, the start of each, that a half-second interval of the debug
+# kernel could fall into whole.
 reads() {
 	r0=$(awk '{print $1}' /sys/block/nullb0/stat)
-	( while :; do
-		dd if=/dev/nullb0 of=/dev/null bs=4k count=200 iflag=direct \
-			2>/dev/null
-	done ) &
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=10000000 iflag=direct \
+		2>/dev/null &
 	rpid=$!
 	i=0
 	while [ "$(awk '{print $1}' /sys/block/nullb0/stat)" = "$r0" ] &&
