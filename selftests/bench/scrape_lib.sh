@@ -7,13 +7,16 @@
 #                   under TCG)
 #   wait_url URL    until URL answers, 100 tries at most
 #   batch PID URL   ns of PID's CPU per scrape over $per scrapes of URL
+# A scrape may take up to $scrape_timeout seconds (default 120):
+# process-exporter takes 40 to 70 s for 5,000 processes under TCG.
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{s += $1} END {printf "%.0f", s}'; }
 
 wait_url() {
 	i=0
-	while ! curl -sf -m 60 -o /dev/null "$1" && [ $i -lt 100 ]; do
+	while ! curl -sf -m "${scrape_timeout:-120}" -o /dev/null "$1" &&
+		[ $i -lt 100 ]; do
 		sleep 0.2
 		i=$((i + 1))
 	done
@@ -23,7 +26,7 @@ batch() {
 	c0=$(cpu_ns "$1")
 	j=0
 	while [ $j -lt "$per" ]; do
-		curl -sf -m 120 -o /dev/null "$2"
+		curl -sf -m "${scrape_timeout:-120}" -o /dev/null "$2"
 		j=$((j + 1))
 	done
 	c1=$(cpu_ns "$1")
