@@ -323,8 +323,8 @@ static struct meas_tp proc_tps[] = {
 };
 
 /*
- * FORMATPROCSEG: enter every thread alive now.  The probes are already
- * registered and a grace period has passed, so a fork this walk misses
+ * FORMATPROCSEG: enter every thread alive now.  The hook and the probes
+ * are already registered and a grace period has passed, so a fork this walk misses
  * has met the fork probe; a thread met by both is entered once.
  */
 static void proc_scan(struct proc_tab *tab)
@@ -389,17 +389,22 @@ static int proc_attach(struct meas_class *cls)
 	tab->started_clock = local_clock();
 	tab->kversion = proc_kernel_version();
 	meas_procexit_init(tab);
-	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab))
-		goto free_tab;
+	/*
+	 * The switch hook before the fork probe: a child the fork probe
+	 * enters must meet the hook at its final switch-out, which unlinks
+	 * its record; else the record keeps a pointer to a freed task.
+	 */
 	if (meas_hook_attach_proc(tab))
-		goto unregister;
+		goto free_tab;
+	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab))
+		goto detach_hook;
 	synchronize_rcu();
 	proc_scan(tab);
 	WRITE_ONCE(meas_proc_table, tab);
 	return MEAS_START_OK;
 
-unregister:
-	meas_tp_unregister(proc_tps, ARRAY_SIZE(proc_tps), tab);
+detach_hook:
+	meas_hook_detach_proc();
 free_tab:
 	/* The probes that were registered may have run meanwhile. */
 	tracepoint_synchronize_unregister();
@@ -412,8 +417,8 @@ static void proc_detach(struct meas_class *cls)
 {
 	struct proc_tab *tab = meas_proc_table;
 
-	meas_hook_detach_proc();
 	meas_tp_unregister(proc_tps, ARRAY_SIZE(proc_tps), tab);
+	meas_hook_detach_proc();
 	tracepoint_synchronize_unregister();
 	/* The records of the last exits still go out. */
 	meas_procexit_stop(tab);
