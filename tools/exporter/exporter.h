@@ -8,7 +8,9 @@
  *   scrape.c    one GETSTATISTICS per subclass, rendered by the table
  *   omtext.c    the two text formats
  *   hold.c      the classes held enabled for the exporter's life
- *   groups.c    process groups: class 15 records and exit records
+ *   groups.c    process groups: class 15 records and exit records, and
+ *               their families (rendered by scrape.c, served by the PCP
+ *               agent)
  *   grpconf.c   the group configuration file
  *   cgmap.c     cgroup v2 IDs to paths
  *   http.c      GET /metrics over libmicrohttpd, bounded
@@ -151,7 +153,7 @@ int mx_hold_start(struct mx_hold *h, uint32_t mask, int user);
 void mx_hold_user_classes(struct mx_hold *h, const struct meas_info *info);
 void mx_hold_stop(struct mx_hold *h);
 
-/* ---- options (main.c) ----------------------------------------------- */
+/* ---- options (main.c; the number parser in grpconf.c) ------------------ */
 
 /* A decimal number in lo..hi, the whole of @s; 0 or -1. */
 int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,
@@ -198,8 +200,52 @@ int mx_grpconf_match(const struct mx_grpconf *c, const char *comm,
 const char *mx_cgmap_path(uint64_t id);
 unsigned long mx_cgmap_walks(void);
 
+/*
+ * What the groups count: the first MX_GF_PER_GROUP per group, the others
+ * once for all groups.
+ */
+enum mx_grp_field {
+	MX_GF_CPU, MX_GF_STOPS, MX_GF_BYTES, MX_GF_EXITS, MX_GF_PROCESSES,
+	MX_GF_CAPPED, MX_GF_LOST, MX_GF_WALKS, MX_GF_NR
+};
+
+#define MX_GF_PER_GROUP	MX_GF_CAPPED
+
+/**
+ * struct mx_grp_family - one family of the process groups
+ * @name: the family name, as struct mx_family's
+ * @type: counter or gauge
+ * @unit: "seconds", "bytes", or "" (a count)
+ * @help: one line: the exporter's HELP, the PCP agent's one-line help
+ * @ns: the values are nanoseconds, exported as seconds
+ */
+struct mx_grp_family {
+	const char *name;
+	enum mx_type type;
+	const char *unit;
+	const char *help;
+	int ns;
+};
+
+/* Indexed by enum mx_grp_field: the exporter and the PCP agent walk it. */
+extern const struct mx_grp_family mx_grp_families[MX_GF_NR];
+
+/* One group as a read left it; @name lives as long as the groups. */
+struct mx_grp_stat {
+	const char *name;
+	uint64_t v[MX_GF_PER_GROUP];
+};
+
+/* The groups as one dump left them; @g grows as needed and is kept. */
+struct mx_grp_read {
+	struct mx_grp_stat *g;
+	unsigned int ng;
+	unsigned int cap;
+	uint64_t total[MX_GF_NR - MX_GF_PER_GROUP];
+};
+
 int mx_groups_start(const struct mx_grpconf *c);
-void mx_groups_render(struct om_buf *b);
+int mx_groups_read(struct mx_grp_read *r);
 void mx_groups_stop(void);
 
 /* ---- a scrape (scrape.c) --------------------------------------------- */

@@ -370,8 +370,8 @@ int mx_groups_start(const struct mx_grpconf *c)
 	err = meas_nl_exits_join(gs.exits, 16 << 20);
 	if (err) {
 		fprintf(stderr,
-			"meas-exporter: process groups: joining the exits group: %s (CAP_SYS_ADMIN is needed)\n",
-			strerror(-err));
+			"%s: process groups: joining the exits group: %s (CAP_SYS_ADMIN is needed)\n",
+			program_invocation_short_name, strerror(-err));
 		return err;
 	}
 	/* Records numbered up to here ended before the first dump. */
@@ -390,90 +390,86 @@ int mx_groups_start(const struct mx_grpconf *c)
 	gs.running = 1;
 	return 0;
 fail:
-	fprintf(stderr, "meas-exporter: process groups: %s\n", strerror(-err));
+	fprintf(stderr, "%s: process groups: %s\n", program_invocation_short_name,
+		strerror(-err));
 	return err;
 }
 
-/* A label value, escaped as both text formats want it. */
-static void grp_label(char *out, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	for (; *s && o + 3 < len; s++) {
-		if (*s == '\\' || *s == '"') {
-			out[o++] = '\\';
-			out[o++] = *s;
-		} else if (*s == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else {
-			out[o++] = *s;
-		}
-	}
-	out[o] = '\0';
-}
-
-static void grp_family(struct om_buf *b, const char *name, enum mx_type t,
-		       const char *unit, const char *help, int field)
-{
-	char l[9 * MX_GRP_NAME_LEN], v[8 * MX_GRP_NAME_LEN];
-	unsigned int i;
-
-	om_family(b, name, t, unit, help);
-	for (i = 0; i < gs.ng; i++) {
-		grp_label(v, sizeof(v), gs.g[i].name);
-		snprintf(l, sizeof(l), "group=\"%s\"", v);
-		if (field == GV_CPU)
-			om_sample_ns(b, name, "_total", l, gs.g[i].v[GV_CPU]);
-		else if (field >= 0)
-			om_sample_u64(b, name, "_total", l, gs.g[i].v[field]);
-		else if (t == MX_COUNTER)
-			om_sample_u64(b, name, "_total", l, gs.g[i].exits);
-		else
-			om_sample_u64(b, name, "", l, gs.g[i].live);
-	}
-}
+/*
+ * The families of the groups, in the order the exporter renders them;
+ * Documentation/exporter.rst and Documentation/pcp.rst list them.
+ */
+const struct mx_grp_family mx_grp_families[MX_GF_NR] = {
+	[MX_GF_CPU] = { "meas_process_group_cpu_seconds", MX_COUNTER,
+		"seconds",
+		"CPU time of the group's processes, the exited included (class 15 item 36).",
+		1 },
+	[MX_GF_STOPS] = { "meas_process_group_stops", MX_COUNTER, "",
+		"Stops of the group's processes, every reason (class 15 items 18-24, 58, 59).",
+		0 },
+	[MX_GF_BYTES] = { "meas_process_group_disk_bytes", MX_COUNTER, "bytes",
+		"Bytes of the read and write bios the group's processes submitted (class 15 item 50).",
+		0 },
+	[MX_GF_EXITS] = { "meas_process_group_exits", MX_COUNTER, "",
+		"Processes of the group that exited (exit records).", 0 },
+	[MX_GF_PROCESSES] = { "meas_process_group_processes", MX_GAUGE, "",
+		"Processes of the group alive at this scrape.", 0 },
+	[MX_GF_CAPPED] = { "meas_process_groups_capped", MX_COUNTER, "",
+		"Processes put in group \"other\" because the group cap was reached.",
+		0 },
+	[MX_GF_LOST] = { "meas_process_exit_records_lost", MX_COUNTER, "",
+		"Exit records never received (sequence gaps): those processes' last gains are missing.",
+		0 },
+	[MX_GF_WALKS] = { "meas_process_group_cgroup_walks", MX_COUNTER, "",
+		"Walks of /sys/fs/cgroup to map new cgroup IDs to paths.", 0 },
+};
 
 /**
- * mx_groups_render() - one dump, then every group family
- * @b: the scrape's text
+ * mx_groups_read() - one dump, then every group's counters
+ * @r: where they go (zeroed the first time); its buffer is kept
  *
- * Nothing is rendered when process groups are off or the dump fails.
+ * The groups are copied under the lock, so that the exits thread does
+ * not change them half-way through a reader's walk.
+ *
+ * Return: 0, -ENODEV when process groups are off, or the dump's error.
  */
-void mx_groups_render(struct om_buf *b)
+int mx_groups_read(struct mx_grp_read *r)
 {
+	struct mx_grp_stat *s;
+	unsigned int i;
+	int err = -ENODEV;
+
 	if (!gs.running)
-		return;
+		return err;
 	pthread_mutex_lock(&gs.lock);
-	if (grp_dump())
+	err = grp_dump();
+	if (!err && r->cap < gs.ng) {
+		s = realloc(r->g, (gs.conf.max_groups + 1) * sizeof(*s));
+		if (s) {
+			r->g = s;
+			r->cap = gs.conf.max_groups + 1;
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (err)
 		goto unlock;
-	grp_family(b, "meas_process_group_cpu_seconds", MX_COUNTER, "seconds",
-		   "CPU time of the group's processes, the exited included (class 15 item 36).",
-		   GV_CPU);
-	grp_family(b, "meas_process_group_stops", MX_COUNTER, "",
-		   "Stops of the group's processes, every reason (class 15 items 18-24, 58, 59).",
-		   GV_STOPS);
-	grp_family(b, "meas_process_group_disk_bytes", MX_COUNTER, "bytes",
-		   "Bytes of the read and write bios the group's processes submitted (class 15 item 50).",
-		   GV_BYTES);
-	grp_family(b, "meas_process_group_exits", MX_COUNTER, "",
-		   "Processes of the group that exited (exit records).", -1);
-	grp_family(b, "meas_process_group_processes", MX_GAUGE, "",
-		   "Processes of the group alive at this scrape.", -1);
-	om_family(b, "meas_process_groups_capped", MX_COUNTER, "",
-		  "Processes put in group \"other\" because the group cap was reached.");
-	om_sample_u64(b, "meas_process_groups_capped", "_total", "",
-		      gs.capped);
-	om_family(b, "meas_process_exit_records_lost", MX_COUNTER, "",
-		  "Exit records never received (sequence gaps): those processes' last gains are missing.");
-	om_sample_u64(b, "meas_process_exit_records_lost", "_total", "",
-		      gs.lost + gs.pend_dropped);
-	om_family(b, "meas_process_group_cgroup_walks", MX_COUNTER, "",
-		  "Walks of /sys/fs/cgroup to map new cgroup IDs to paths.");
-	om_sample_u64(b, "meas_process_group_cgroup_walks", "_total", "",
-		      mx_cgmap_walks());
+	for (i = 0; i < gs.ng; i++) {
+		s = &r->g[i];
+		s->name = gs.g[i].name;
+		s->v[MX_GF_CPU] = gs.g[i].v[GV_CPU];
+		s->v[MX_GF_STOPS] = gs.g[i].v[GV_STOPS];
+		s->v[MX_GF_BYTES] = gs.g[i].v[GV_BYTES];
+		s->v[MX_GF_EXITS] = gs.g[i].exits;
+		s->v[MX_GF_PROCESSES] = gs.g[i].live;
+	}
+	r->ng = gs.ng;
+	r->total[MX_GF_CAPPED - MX_GF_PER_GROUP] = gs.capped;
+	r->total[MX_GF_LOST - MX_GF_PER_GROUP] = gs.lost + gs.pend_dropped;
+	r->total[MX_GF_WALKS - MX_GF_PER_GROUP] = mx_cgmap_walks();
 unlock:
 	pthread_mutex_unlock(&gs.lock);
+	return err;
 }
 
 void mx_groups_stop(void)

@@ -22,6 +22,21 @@
 
 #include "exporter.h"
 
+/* Also main.c's, for the options: one parser of numbers. */
+int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,
+		  unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
 void mx_grpconf_default(struct mx_grpconf *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -32,7 +47,9 @@ void mx_grpconf_default(struct mx_grpconf *c)
 static int conf_err(const char *file, unsigned int line, const char *what,
 		    const char *tok)
 {
-	fprintf(stderr, "meas-exporter: %s:%u: %s%s%s%s\n", file, line, what,
+	/* the program's own name: meas-exporter or pmdameas */
+	fprintf(stderr, "%s: %s:%u: %s%s%s%s\n", program_invocation_short_name,
+		file, line, what,
 		tok ? " '" : "", tok ? tok : "", tok ? "'" : "");
 	return -EINVAL;
 }
@@ -137,8 +154,8 @@ int mx_grpconf_load(struct mx_grpconf *c, const char *file)
 	f = fopen(file, "re");
 	if (!f) {
 		err = -errno;
-		fprintf(stderr, "meas-exporter: %s: %s\n", file,
-			strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name,
+			file, strerror(errno));
 		free(n);
 		return err;
 	}

@@ -29,7 +29,8 @@ static int hold_enable(struct mx_hold *h, uint32_t mask)
 	if (err) {
 		const char *why = meas_result_str("start", rc);
 
-		fprintf(stderr, "meas-exporter: START 0x%x: %s%s%s\n", mask,
+		fprintf(stderr, "%s: START 0x%x: %s%s%s\n",
+			program_invocation_short_name, mask,
 			strerror(-err), why ? ": " : "", why ? why : "");
 		return err;
 	}
@@ -52,8 +53,8 @@ int mx_hold_start(struct mx_hold *h, uint32_t mask, int user)
 {
 	h->fd = meas_open();
 	if (h->fd < 0) {
-		fprintf(stderr, "meas-exporter: /dev/meas: %s\n",
-			strerror(-h->fd));
+		fprintf(stderr, "%s: /dev/meas: %s\n",
+			program_invocation_short_name, strerror(-h->fd));
 		return h->fd;
 	}
 	h->user = user;

@@ -39,20 +39,6 @@ static void print_usage(FILE *f)
 		DEFAULT_PORT);
 }
 
-int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,
-		  unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 /* "0,14": the module's classes an exporter may hold. */
 static int parse_classes(const char *s, uint32_t *mask)
 {
