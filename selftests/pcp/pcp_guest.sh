@@ -17,6 +17,11 @@
 #     day is printed;
 #   - pmdameas stopped (SIGSTOP) or killed (SIGKILL) while pmcd runs:
 #     pmcd goes on serving its other agents (hinv.ncpu);
+#   - process groups: a bad -g file is refused with its line; installed
+#     with MEAS_PMDA_ARGS="-g FILE", meas.group.* has help, a CPU-bound
+#     process's group gains the CPU time /proc/PID/schedstat says (5%),
+#     its instance number survives a restart of the agent (pmdaCache),
+#     and its exit is counted;
 #   - Remove: meas is gone from the PMNS and pmcd is healthy.
 #   selftests/pcp/pcp_guest.sh [RECORD_S]
 # shellcheck disable=SC1091,SC2034,SC2153,SC2154 # pcp.env is Debian's and sets PCP_*; tap.sh's n, status, TAP_PREFIX
@@ -164,6 +169,70 @@ rc=$?
 new=$(pgrep -x pmdameas)
 [ $rc -ne 124 ] && { ! grep -q 'value "' /tmp/dead.out || [ -n "$new" ] && [ "$new" != "$pid" ]; }
 ok $? "and meas answers, not hangs: $(grep -v '^$' /tmp/dead.out | tail -1 | sed 's/^ *//') (agent pid $pid, now ${new:-none})"
+
+# ---- process groups: meas.group.* (pmdameas -g FILE) ------------------------
+# A process named meas-spin is the group "spinners"; stopped (SIGSTOP)
+# while it is read, so that its own CPU time and its group's are of the
+# same moment.
+printf 'group x\n' >/tmp/bad-groups.conf
+"$PCP_PMDAS_DIR/meas/pmdameas" -g /tmp/bad-groups.conf 2>/tmp/bad-groups.err
+rc=$?
+[ $rc -eq 2 ] && grep -q 'bad-groups.conf:1: ' /tmp/bad-groups.err
+ok $? "pmdameas -g: a bad file refused, exit $rc: $(cat /tmp/bad-groups.err)"
+printf '# the test'"'"'s groups\ncgroup-depth 0\nmax-groups 8\ngroup spinners meas-spin\n' >/tmp/groups.conf
+ln -sf /bin/sh /tmp/meas-spin
+/tmp/meas-spin -c 'while :; do :; done' &
+spid=$!
+(cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS="-g /tmp/groups.conf" ./Install </dev/null) >/tmp/install-g.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/install-g.out
+ok $rc "Install with MEAS_PMDA_ARGS=\"-g /tmp/groups.conf\""
+gpid=$(pgrep -x pmdameas)
+pminfo -T meas.group >/tmp/group-help.out 2>&1
+[ "$(grep -c '^Help:' /tmp/group-help.out)" -eq 8 ] && ! pminfo -t meas.group | grep -v -q '\[.\+\]'
+ok $? "pminfo -T meas.group: $(grep -c '^Help:' /tmp/group-help.out) metrics with a one-line and a long help"
+# CPU time on the CPU, in ns: the first field of schedstat
+pcpu() { awk '{ print $1 }' "/proc/$spid/schedstat"; }
+gcpu() { inst meas.group.cpu spinners; }
+kill -STOP $spid
+p0=$(pcpu) g0=$(gcpu)
+kill -CONT $spid
+sleep 4
+kill -STOP $spid
+p1=$(pcpu) g1=$(gcpu)
+python3 -c "import sys; g, p = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if p > 5e8 and abs(g - p) <= 0.05 * p else 1)" \
+	$((${g1:-0} - ${g0:-0})) $((p1 - p0))
+ok $? "group spinners: meas.group.cpu +$((${g1:-0} - ${g0:-0})) ns, /proc/$spid/schedstat +$((p1 - p0)) ns (5%)"
+np=$(inst meas.group.processes spinners)
+[ "$np" = 1 ]
+ok $? "meas.group.processes spinners = ${np:-none}"
+kill -KILL $spid
+wait $spid 2>/dev/null
+i=0
+until [ "$(inst meas.group.exits spinners)" = 1 ] || [ $i -ge 20 ]; do sleep 1; i=$((i + 1)); done
+ex=$(inst meas.group.exits spinners) g2=$(gcpu)
+[ "$ex" = 1 ] && [ "${g2:-0}" -ge "${g1:-1}" ]
+ok $? "its exit counted: meas.group.exits spinners = ${ex:-none}, cpu ${g1:-none} -> ${g2:-none} ns"
+# The instance number of a group is kept in $PCP_VAR_DIR/config/pmda
+# across restarts.  The new agent groups by cgroup too, so that the
+# groups of the first processes it reads ("/" for init's) come before
+# "spinners": numbered afresh, "spinners" would get another number.  A
+# member alive, for the new agent to make the group again.
+instno() { pminfo -f "$1" | awk -v i="\"$2\"]" '$4 == i { sub(/\[/, "", $2); print $2 }'; }
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+sed 's/^cgroup-depth 0/cgroup-depth 1/' /tmp/groups.conf >/tmp/groups-cg.conf
+/tmp/meas-spin -c 'while :; do sleep 1; done' &
+spid=$!
+i0=$(instno meas.group.cpu spinners)
+(cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS="-g /tmp/groups-cg.conf" ./Install </dev/null) >/tmp/install-g2.out 2>&1
+i1=$(instno meas.group.cpu spinners)
+gpid2=$(pgrep -x pmdameas)
+kill $spid
+echo "# instances after the restart: $(pminfo -f meas.group.processes | sed -n 's/.*inst \[\([0-9]*\) or "\([^"]*\)"\].*/\1=\2/p' | tr '\n' ' ')"
+[ -n "$i0" ] && [ "$i0" = "$i1" ] && [ "$gpid2" != "$gpid" ] &&
+	grep -q spinners "$PCP_VAR_DIR/config/pmda/400.64"
+ok $? "instance \"spinners\" is ${i0:-none} before and ${i1:-none} after the agent's restart (pid $gpid, now $gpid2)"
+# ---- end of process groups ------------------------------------------------
 
 (cd "$PCP_PMDAS_DIR/meas" && ./Remove </dev/null) >/tmp/remove.out 2>&1
 rc=$?

@@ -4,10 +4,12 @@
  * holds class 0 and every user-defined class enabled for its whole life
  * (and class 14 with -I), as meas-exporter does, so that its counters
  * never reset under the archives that record them; a module loaded
- * after pmcd started is picked up at the next fetch.
+ * after pmcd started is picked up at the next fetch.  With -G or -g FILE
+ * it holds class 15 too and serves process groups (groups.c).
  *
- *   pmdameas [PMDA options] [-I]   as pmcd runs it
- *   pmdameas -N | -D               the PMNS and domain.h Install uses
+ *   pmdameas [PMDA options] [-I] [-G | -g FILE]   as pmcd runs it
+ *   pmdameas -N | -H                              the PMNS and domain.h
+ *                                                 Install uses
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +55,7 @@ int pm_hold_ensure(void)
 static int meas_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
 	pm_refresh();
+	pm_groups_refresh();
 	return pmdaFetch(n, pmids, resp, pmda);
 }
 
@@ -60,11 +63,16 @@ static int meas_instance(pmInDom indom, int inst, char *name,
 			 pmInResult **result, pmdaExt *pmda)
 {
 	pm_refresh();
+	pm_groups_refresh();
 	return pmdaInstance(indom, inst, name, result, pmda);
 }
 
 static int meas_fetch_cb(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
 {
+	const struct pm_metric *pm = m->m_user;
+
+	if (pm->kind == PM_K_GROUP)
+		return pm_group_value(m, inst, atom);
 	return pm_fetch_value(m, inst, atom);
 }
 
@@ -73,7 +81,7 @@ static int tables(pmdaMetric **mt, pmdaIndom **it, int *nindoms)
 {
 	unsigned int k, n, serial, total = PM_INDOM_FIXED0 + pm_nfixed_indoms;
 	pmdaMetric *m = calloc(pm_nmetrics, sizeof(*m));
-	pmdaIndom *d = calloc(total, sizeof(*d));
+	pmdaIndom *d = calloc(total + 1, sizeof(*d));
 	size_t i;
 
 	if (!m || !d)
@@ -99,9 +107,11 @@ static int tables(pmdaMetric **mt, pmdaIndom **it, int *nindoms)
 			d[serial].it_set[k].i_name = (char *)f->series[k].lv;
 		}
 	}
+	/* and the groups' cache (groups.c) */
+	d[total].it_indom = pmInDom_build(MEAS_DOMAIN, PM_INDOM_GROUP);
 	*mt = m;
 	*it = d;
-	*nindoms = (int)total;
+	*nindoms = (int)total + 1;
 	return 0;
 }
 
@@ -111,6 +121,10 @@ static pmLongOptions longopts[] = {
 	PMDAOPT_DOMAIN,
 	PMDAOPT_LOGFILE,
 	{ "io", 0, 'I', 0, "also hold class 14 (the I/O trace) for meas.io.*" },
+	{ "process-groups", 0, 'G', 0,
+	  "hold class 15 and serve meas.group.* (meas-exporter's default grouping)" },
+	{ "group-config", 1, 'g', "FILE",
+	  "the same, grouped as FILE says (meas-exporter's format)" },
 	{ "pmns", 0, 'N', 0, "print the PMNS of meas and exit" },
 	{ "domain-h", 0, 'H', 0, "print domain.h and exit" },
 	PMOPT_HELP,
@@ -118,7 +132,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-	.short_options = "D:d:l:INH?",
+	.short_options = "D:d:l:IGg:NH?",
 	.long_options = longopts,
 };
 
@@ -141,6 +155,14 @@ int main(int argc, char **argv)
 		case 'I':
 			hold_mask |= 1U << MEAS_CLASS_IO;
 			break;
+		case 'G':
+			pm_groups_configure(NULL);
+			break;
+		case 'g':
+			/* a bad file: its line on stderr, the agent not run */
+			if (pm_groups_configure(opts.optarg))
+				return 2;
+			break;
 		case 'N':
 			pm_print_pmns(stdout);
 			return 0;
@@ -155,6 +177,7 @@ int main(int argc, char **argv)
 		pmdaUsageMessage(&opts);
 		return 1;
 	}
+	hold_mask |= pm_groups_mask();
 	pmdaOpenLog(&dispatch);
 	/* root, not pmcd's user: STARTSTATISTICS needs CAP_PERFMON */
 	dispatch.version.any.fetch = meas_fetch;
@@ -166,6 +189,7 @@ int main(int argc, char **argv)
 	pmdaConnect(&dispatch);
 	pm_hold_ensure();
 	pmdaMain(&dispatch);
+	pm_groups_stop();
 	if (pm_hold.fd >= 0)
 		mx_hold_stop(&pm_hold);
 	return 0;

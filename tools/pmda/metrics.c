@@ -107,6 +107,12 @@ static struct pm_metric *add(const struct mx_family *f, enum pm_kind kind,
 	return m;
 }
 
+struct pm_metric *pm_metric_add(enum pm_kind kind, unsigned int cluster,
+				unsigned int item)
+{
+	return add(NULL, kind, cluster, item);
+}
+
 static void set_indom(struct pm_metric *m, int serial)
 {
 	m->indom_serial = serial;
@@ -337,6 +343,8 @@ static int build_help(size_t i)
 	char *s = NULL;
 	int n;
 
+	if (m->kind == PM_K_GROUP)
+		return pm_group_help(m, &one_line[i], &long_help[i]);
 	if (build_one_line(i))
 		return -ENOMEM;
 
@@ -371,6 +379,8 @@ int pm_metrics_build(void)
 			return err;
 	}
 	err = add_user();
+	if (!err)
+		err = pm_group_metrics();
 	if (err)
 		return err;
 	long_help = calloc(pm_nmetrics, sizeof(*long_help));
@@ -401,6 +411,8 @@ static const char *indom_oneline(unsigned int serial)
 	case PM_INDOM_USER_COUNTER:
 	case PM_INDOM_USER_GAUGE:
 		return "class.subclass.item[#entry] of user-defined classes";
+	case PM_INDOM_GROUP:
+		return pm_group_indom_help;
 	default:
 		return f ? f->label : NULL;
 	}

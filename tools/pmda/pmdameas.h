@@ -9,6 +9,8 @@
  *   fetch.c    one read of the held classes per fetch, the instance
  *              domains (disks, histogram buckets, user-defined items)
  *              and the values
+ *   groups.c   process groups (meas.group.*), meas-exporter's groups
+ *              (tools/exporter/groups.c) over an instance domain of names
  *   main.c     options, the daemon, the classes held for its life
  */
 #ifndef PMDAMEAS_H
@@ -38,6 +40,7 @@ enum pm_kind {
 	PM_K_VERSION,	/* the version of meas */
 	PM_K_START,	/* when each class was enabled, per class */
 	PM_K_USER,	/* user-defined items, per class, subclass, item, entry */
+	PM_K_GROUP,	/* process groups (groups.c) */
 };
 
 /* The instance domains (serial numbers). */
@@ -50,6 +53,12 @@ enum pm_indom_serial {
 	PM_INDOM_USER_GAUGE,	/* user-defined gauges */
 	PM_INDOM_FIXED0,	/* the first of the labels of subclass 0 */
 };
+
+/*
+ * Process groups, by name (groups.c): a serial far from the labels of
+ * subclass 0, which follow PM_INDOM_FIXED0, so that neither moves.
+ */
+#define PM_INDOM_GROUP	64
 
 /**
  * struct pm_metric - one PCP metric
@@ -83,12 +92,27 @@ const struct mx_family *pm_fixed_indom_family(unsigned int serial);
 int pm_text(int ident, int type, char **buffer, pmdaExt *pmda);
 void pm_print_pmns(FILE *f);
 void pm_print_domain(FILE *f);
+/* A metric with no family of the table, for another file to describe. */
+struct pm_metric *pm_metric_add(enum pm_kind kind, unsigned int cluster,
+				unsigned int item);
 
 /* ---- fetch.c ---------------------------------------------------------- */
 
 void pm_fetch_init(int domain);
 int pm_refresh(void);
 int pm_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
+
+/* ---- groups.c --------------------------------------------------------- */
+
+int pm_groups_configure(const char *file);
+uint32_t pm_groups_mask(void);
+int pm_group_metrics(void);
+int pm_group_help(const struct pm_metric *m, char **one_line,
+		  char **long_help);
+extern const char pm_group_indom_help[];
+void pm_groups_refresh(void);
+int pm_group_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
+void pm_groups_stop(void);
 
 /* ---- main.c ----------------------------------------------------------- */
 
