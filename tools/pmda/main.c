@@ -2,11 +2,11 @@
 /*
  * pmdameas: a daemon PMDA that pmcd starts (Install, pmcd.conf).  It
  * holds class 0 and every user-defined class enabled for its whole life
- * (and class 14 with -I), as meas-exporter does, so that its counters
+ * (and class 14 with -I, class 15 with -P), as meas-exporter does, so that its counters
  * never reset under the archives that record them; a module loaded
  * after pmcd started is picked up at the next fetch.
  *
- *   pmdameas [PMDA options] [-I]   as pmcd runs it
+ *   pmdameas [PMDA options] [-I] [-P]   as pmcd runs it
  *   pmdameas -N | -D               the PMNS and domain.h Install uses
  */
 #include <errno.h>
@@ -111,6 +111,7 @@ static pmLongOptions longopts[] = {
 	PMDAOPT_DOMAIN,
 	PMDAOPT_LOGFILE,
 	{ "io", 0, 'I', 0, "also hold class 14 (the I/O trace) for meas.io.*" },
+	{ "processes", 0, 'P', 0, "also hold class 15 (per process) for meas.proc.*" },
 	{ "pmns", 0, 'N', 0, "print the PMNS of meas and exit" },
 	{ "domain-h", 0, 'H', 0, "print domain.h and exit" },
 	PMOPT_HELP,
@@ -118,7 +119,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-	.short_options = "D:d:l:INH?",
+	.short_options = "D:d:l:IPNH?",
 	.long_options = longopts,
 };
 
@@ -140,6 +141,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'I':
 			hold_mask |= 1U << MEAS_CLASS_IO;
+			break;
+		case 'P':	/* -p is PCP's own (a pipe to pmcd) */
+			hold_mask |= 1U << MEAS_CLASS_PROC;
 			break;
 		case 'N':
 			pm_print_pmns(stdout);
