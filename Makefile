@@ -31,7 +31,8 @@
 #                   the tools (lib, measctl, exporter; see
 #                   scripts/checkpatch-tools.allow)
 #   make man        the man pages measctl(8) and meas(4), from Documentation/
-#   make deb        the Debian packages meas-dkms, measctl, libmeas-dev
+#   make deb        the Debian packages meas-dkms, measctl, libmeas-dev,
+#                   meas-exporter, meas-pcp
 #   make install    the tools, library, headers, man pages, completion,
 #                   udev rule and DKMS sources (DESTDIR, PREFIX; see
 #                   Documentation/install.rst); make uninstall removes them

@@ -115,6 +115,8 @@ deb: check-version
 		--exclude='*.mod.c' --exclude=modules.order --exclude=Module.symvers \
 		--exclude=tools/measctl/measctl --exclude=tools/measctl/syscall_names.h \
 		--exclude=tools/exporter/meas-exporter \
+		--exclude=tools/pmda/pmdameas --exclude=tools/pmda/pmns \
+		--exclude=tools/pmda/domain.h \
 		. | tar -xf - -C $(DEB_SRC)
 	cd $(DEB_SRC) && env -u BUILD -u KDIR -u KVER -u MAKEFLAGS -u MAKELEVEL \
 		-u MFLAGS dpkg-buildpackage -us -uc -b

@@ -11,10 +11,16 @@
 #     equal /proc/diskstats's, and the busy CPU time agrees with
 #     /proc/schedstat within 15% (not /proc/stat: under TCG a spinning
 #     vCPU loses ticks, see Documentation/exporter.rst);
-#   - pmlogconf enables the meas group; pmlogger records RECORD_S
-#     seconds at 1 s; pmrep -a replays them and the writes recorded
-#     equal /proc/diskstats's over the same workload; the disk cost per
-#     day is printed;
+#   - pmlogconf enables the meas groups; pmlogger records RECORD_S
+#     seconds at 1 s while measctl watch and iostat run live; pmrep -a
+#     -u and measctl iostat --archive replay them and the writes
+#     recorded equal /proc/diskstats's over the same workload; measctl
+#     watch --archive over the live window agrees with the live one; the
+#     disk cost per day is printed;
+#   - pmdameas -P serves meas.proc.*: pmlogger records them while
+#     measctl top -x runs live, and top --archive agrees with it on a
+#     spinning process's CPU time (-x: the interval of its exit counts
+#     in both);
 #   - pmdameas stopped (SIGSTOP) or killed (SIGKILL) while pmcd runs:
 #     pmcd goes on serving its other agents (hinv.ncpu);
 #   - process groups: a bad -g file is refused with its line; installed
@@ -26,7 +32,7 @@
 #   selftests/pcp/pcp_guest.sh [RECORD_S]
 # shellcheck disable=SC1091,SC2034,SC2153,SC2154 # pcp.env is Debian's and sets PCP_*; tap.sh's n, status, TAP_PREFIX
 set -u
-RECORD=${1:-20}
+RECORD=${1:-60}
 TAP_PREFIX=pcp
 # shellcheck source=../measctl/tap.sh
 . selftests/measctl/tap.sh
@@ -69,7 +75,8 @@ ok $? "pmcd serves its own agents: hinv.ncpu = $ncpu"
 # built on the host: -o, nothing is remade in the read-only tree
 make -s -C tools/pmda -o pmdameas -o pmns -o domain.h install >/dev/null
 ok $? "pmdameas, Install, Remove, pmns and the pmlogconf group installed"
-(cd "$PCP_PMDAS_DIR/meas" && ./Install </dev/null) >/tmp/install.out 2>&1
+# -P: class 15 too, for meas.proc.* and measctl top --archive
+(cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS=-P ./Install </dev/null) >/tmp/install.out 2>&1
 rc=$?
 sed 's/^/# /' /tmp/install.out
 ok $rc "Install"
@@ -118,37 +125,134 @@ done
 
 # recording: the pmlogconf group, then a short archive at 1 s
 "$PCP_BINADM_DIR/pmlogconf" -q /tmp/pmlogger.config >/dev/null 2>&1
-grep -q '^[[:space:]]*meas$' /tmp/pmlogger.config
-ok $? "pmlogconf enables the meas group by default"
-printf 'log mandatory on 1 sec {\n\tmeas\n}\n' >/tmp/meas1s.config
+grep -q '^[[:space:]]*meas.sched$' /tmp/pmlogger.config &&
+	grep -q '^[[:space:]]*meas.proc$' /tmp/pmlogger.config
+ok $? "pmlogconf enables the meas groups: summary by default, processes as the agent serves them"
+# the summary group's metrics (tools/pmda/meas.pmlogconf), at 1 s
+sed -n 's/^\t\(meas\..*\)/\t\1/p' tools/pmda/meas.pmlogconf >/tmp/summary.list
+{ echo 'log mandatory on 1 sec {'; cat /tmp/summary.list; echo '}'; } >/tmp/meas1s.config
 "$PCP_BINADM_DIR/pmlogger" -c /tmp/meas1s.config -l /tmp/pmlogger.log "$A" &
 lpid=$!
 # samples in the archive so far
-recorded() { pmdumplog "$A" meas.version 2>/dev/null | grep -c 'meas.version'; }
-# wait, at most 60 s, for $1 samples
+recorded() { pmdumplog "${1:-$A}" "${2:-meas.version}" 2>/dev/null | grep -c "${2:-meas.version}"; }
+# wait, at most 60 s, for $1 samples (of $3 in archive $2)
 until_recorded() {
 	i=0
-	while [ "$(recorded)" -lt "$1" ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+	while [ "$(recorded "${2:-$A}" "${3:-meas.version}")" -lt "$1" ] && [ $i -lt 120 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
 }
 start=$(date +%s)
 until_recorded 2
+# the live views during the recording, beside pmlogger: 2 s intervals
+M=tools/measctl/measctl
+$M --json watch -i 2 -n 10 >/tmp/live.watch 2>&1 &
+wpid=$!
+$M --json iostat -i 2 -n 10 >/tmp/live.iostat 2>&1 &
+ipid=$!
+# the workload in the middle of their 20 s, away from their edges
+sleep 6
 d0=$(vda_w)
 dd if=/dev/zero of=/dev/vda bs=4k count=512 oflag=direct 2>/dev/null
 d1=$(vda_w)
-until_recorded $(($(recorded) + 2))
+timeout 3 sh -c 'while :; do :; done'
+i=0
+while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done
+wait $wpid
+wrc=$?
+wait $ipid
+ok $((wrc + $?)) "live measctl watch and iostat ran beside pmlogger"
+# pmlogger's samples after the workload, then the rest of RECORD
+sleep 3
 left=$((RECORD - ($(date +%s) - start)))
 [ $left -gt 0 ] && sleep $left
 kill -INT "$lpid"
 wait "$lpid"
 pmdumplog -L "$A" >/tmp/label.out 2>&1
-ok $? "pmlogger recorded an archive"
+ok $? "pmlogger recorded an archive ($(sed -n 's/^ *commencing *//p' /tmp/label.out) to $(sed -n 's/^ *ending *//p' /tmp/label.out))"
 samples=$(pmdumplog "$A" meas.version 2>/dev/null | grep -c 'meas.version')
 bytes=$(stat -c %s "$A.0")
 [ "$samples" -gt 0 ] && echo "# archive: $samples samples of every meas metric, $bytes bytes of data: $((bytes / samples)) bytes a sample, $((bytes * 1440 / samples / 1024)) KiB a day at pmlogconf's 1 minute"
-pmrep -a "$A" -r -o csv -i vda meas.disk.dev.requests_completed.write >/tmp/pmrep.csv 2>&1
+# -u: the values recorded, not PCP's interpolation between them
+pmrep -a "$A" -u -r -o csv -i vda meas.disk.dev.requests_completed.write >/tmp/pmrep.csv 2>&1
 rep=$(awk -F, 'NR > 1 && $2 != "" { if (first == "") first = $2; last = $2 } END { print last - first }' /tmp/pmrep.csv)
 [ "$rep" -eq $((d1 - d0)) ]
 ok $? "pmrep -a: vda writes recorded $rep = /proc/diskstats $((d1 - d0))"
+
+# replay: measctl's views read the archive back
+sum_writes() { python3 selftests/pcp/views.py writes "$1"; }
+$M --json iostat --archive "$A" >/tmp/rep.iostat 2>&1
+ok $? "measctl iostat --archive ($(wc -l </tmp/rep.iostat) intervals)"
+lw=$(sum_writes /tmp/live.iostat) rw=$(sum_writes /tmp/rep.iostat)
+[ "$rw" -eq $((d1 - d0)) ] && [ "$lw" -eq "$rw" ]
+ok $? "iostat: vda writes live $lw, replayed $rw, /proc/diskstats $((d1 - d0))"
+$M iostat --archive "$A" -z >/tmp/rep.iostat.txt 2>&1 &&
+	grep -q '^vda ' /tmp/rep.iostat.txt && grep -q '^--- .* interval 1 ' /tmp/rep.iostat.txt
+ok $? "measctl iostat --archive prints the live view's table"
+# the live watch's window, in PCP's time syntax, and its length
+win=$(python3 selftests/pcp/views.py window /tmp/live.watch)
+S=${win%%|*} rest=${win#*|}
+T=${rest%%|*} nint=${rest#*|}
+WT=$T
+$M --json watch --archive "$A" --start "@$S" --finish "@$T" -i 2 >/tmp/rep.watch 2>&1
+ok $? "measctl watch --archive --start @$S --finish @$T -i 2 ($(wc -l </tmp/rep.watch) intervals, live $nint)"
+python3 selftests/pcp/views.py agree /tmp/live.watch /tmp/rep.watch >/tmp/agree.out 2>&1
+ok $? "watch: live and replayed agree: $(cat /tmp/agree.out)"
+$M watch --archive "$A" -n 3 >/tmp/rep.watch.txt 2>&1 &&
+	[ "$(grep -c '^--- ' /tmp/rep.watch.txt)" -eq 3 ] && grep -q ' launches ' /tmp/rep.watch.txt
+ok $? "measctl watch --archive -n 3: three tables of the recorded samples"
+$M watch --archive /tmp/no-such-archive >/tmp/rep.err 2>&1
+[ $? -eq 1 ] && grep -q 'cannot open the archive' /tmp/rep.err
+ok $? "measctl watch --archive of no archive: exit 1, $(head -1 /tmp/rep.err)"
+$M watch --archive "$A" --start "@$T" --finish "@$S" >/tmp/rep.err 2>&1
+[ $? -ne 0 ]
+ok $? "a time window that ends before it starts is refused: $(head -1 /tmp/rep.err)"
+# processes: pmdameas -P serves meas.proc.*, pmlogger records them while
+# top runs live, and top replays them
+P=/tmp/pcp-proc
+printf 'log mandatory on 1 sec {\n\tmeas.proc\n}\n' >/tmp/proc1s.config
+"$PCP_BINADM_DIR/pmlogger" -c /tmp/proc1s.config -l /tmp/pmlogger2.log "$P" &
+lpid=$!
+until_recorded 2 "$P" meas.proc.table.live
+pminfo -f meas.proc.cpu >/tmp/proc.out 2>&1
+np=$(grep -c 'inst \[' /tmp/proc.out)
+me=$(grep -o "\"$(printf '%06d' $$) [^\"]*\"" /tmp/proc.out | head -1)
+[ "$np" -gt 5 ] && [ "$me" = "\"$(printf '%06d' $$) $(cat /proc/$$/comm)\"" ]
+ok $? "meas.proc.cpu: $np processes, this shell's instance is named $me"
+[ "$np" -gt 5 ] || tail -5 "$PCP_LOG_DIR/pmcd/meas.log" | sed 's/^/# /'
+
+cp "$(command -v dash)" /tmp/measspin
+# -x: the interval in which measspin exits is shown, live and replayed
+$M --json top -i 2 -n 8 -N 0 -x >/tmp/live.top 2>&1 &
+tpid=$!
+sleep 5
+timeout 4 /tmp/measspin -c 'while :; do :; done'
+wait $tpid
+ok $? "live measctl top ran beside pmlogger"
+sleep 3
+kill -INT "$lpid"
+wait "$lpid"
+samples=$(recorded "$P" meas.proc.table.live)
+bytes=$(stat -c %s "$P.0")
+[ "$samples" -gt 0 ] && echo "# processes: $samples samples of $np processes, $((bytes / samples)) bytes a sample, $((bytes * 1440 / samples / 1024)) KiB a day at 1 minute"
+win=$(python3 selftests/pcp/views.py window /tmp/live.top)
+S=${win%%|*} rest=${win#*|}
+T=${rest%%|*}
+$M --json top --archive "$P" --start "@$S" --finish "@$T" -i 2 -N 0 -x >/tmp/rep.top 2>&1
+ok $? "measctl top --archive --start @$S --finish @$T -i 2 ($(wc -l </tmp/rep.top) intervals)"
+python3 selftests/pcp/views.py topcpu /tmp/live.top /tmp/rep.top measspin >/tmp/agree.out 2>&1
+ok $? "top: measspin's CPU live and replayed agree: $(cat /tmp/agree.out)"
+$M top --archive "$P" -n 2 -N 5 >/tmp/rep.top.txt 2>&1 &&
+	[ "$(grep -c '^measctl top  interval' /tmp/rep.top.txt)" -eq 2 ] &&
+	grep -q '^ *PID USER' /tmp/rep.top.txt
+ok $? "measctl top --archive -n 2 prints the live view's table"
+$M top --archive "$A" >/tmp/rep.err 2>&1
+[ $? -eq 1 ] && grep -q 'holds none of the meas metrics' /tmp/rep.err
+ok $? "top --archive of an archive without processes: exit 1, $(head -1 /tmp/rep.err)"
+$M --json iostat --archive "$A" --start "@$WT" --finish "@$WT" >/tmp/rep.err 2>&1
+[ $? -eq 1 ] && grep -q '"ok":false.*fewer than two samples of meas.disk' /tmp/rep.err
+ok $? "a window of one instant: exit 1 and a JSON error, $(head -1 /tmp/rep.err)"
 pmrep -a "$A" -t 2 meas.sched.launches meas.disk.dev.read_bytes >/tmp/pmrep.out 2>&1
 ok $? "pmrep -a replays rates ($(wc -l </tmp/pmrep.out) lines)"
 
@@ -206,6 +310,9 @@ ok $? "group spinners: meas.group.cpu +$((${g1:-0} - ${g0:-0})) ns, /proc/$spid/
 np=$(inst meas.group.processes spinners)
 [ "$np" = 1 ]
 ok $? "meas.group.processes spinners = ${np:-none}"
+"$PCP_BINADM_DIR/pmlogconf" -q /tmp/pmlogger-g.config >/dev/null 2>&1
+grep -q '^[[:space:]]*meas.group$' /tmp/pmlogger-g.config
+ok $? "pmlogconf enables the groups' group (tools/pmda/meas-group.pmlogconf)"
 kill -KILL $spid
 wait $spid 2>/dev/null
 i=0

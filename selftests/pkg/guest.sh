@@ -4,7 +4,8 @@
 # guest.sh - run by selftests/pkg/pkgtest.sh in the test VM, whose root is
 # the throw-away system where the packages were installed (run-vm.sh
 # --root): the module as DKMS installed it, loaded with modprobe, /dev/meas
-# as udev sets it up, measctl from PATH. Prints TAP lines.
+# as udev sets it up, measctl from PATH; with the argument "pcp", also
+# meas-pcp's agent in Debian's pmcd (pcp-guest.sh). Prints TAP lines.
 
 set -u
 # shellcheck source-path=SCRIPTDIR source=tap.sh
@@ -47,5 +48,9 @@ ok "a member of group meas may use /dev/meas" \
 	setpriv --reuid meas-user --regid meas-user --init-groups measctl info
 ok "a user outside group meas may not open /dev/meas" \
 	sh -c '! setpriv --reuid meas-other --regid meas-other --init-groups measctl info'
+if [ "${1:-}" = pcp ]; then
+	# shellcheck source-path=SCRIPTDIR source=pcp-guest.sh
+	. "$(dirname "$0")/pcp-guest.sh"
+fi
 ok "modprobe -r meas" modprobe -r meas
 exit $((fails > 0))

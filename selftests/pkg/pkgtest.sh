@@ -11,15 +11,18 @@
 #   - installs DEB_DIR's .debs with apt-get, which lets DKMS build meas for
 #     every installed kernel, as on a user's machine, and checks that every
 #     kernel of the tested series (6.1, 6.12) got the module and any other
-#     was skipped;
+#     was skipped; meas-pcp goes with the root's own Debian pcp;
 #   - checks the man pages (man -w, man --warnings), the bash completion
 #     (in an interactive bash, as a new user's .bashrc sets it up), the
-#     udev rule, the group, modules-load.d, modprobe.d, and builds a
-#     program against libmeas-dev with pkg-config;
+#     udev rule, the group, modules-load.d, modprobe.d, builds a
+#     program against libmeas-dev with pkg-config, and finds the PCP
+#     agent's files in PCP's directories;
 # then boots that root in the test VM (run-vm.sh --root) with a 6.1 and a
 # 6.12 kernel, where selftests/pkg/guest.sh loads meas with modprobe and
-# runs measctl from PATH; and at last purges the packages and checks that
-# nothing of meas is left: no file, no DKMS tree, no udev rule, no group.
+# runs measctl from PATH, and on the first kernel installs the PCP agent
+# in pmcd, reads it and removes it (pcp-guest.sh); and at last purges the
+# packages and checks that nothing of meas is left: no file, no DKMS
+# tree, no udev rule, no group.
 #
 # Results are TAP lines in $BUILD/pkgtest/pkgtest.log; the last line is
 # "pkgtest: N passed, M failed, K skipped". Needs root (mounts, chroot).
@@ -101,8 +104,8 @@ in_root() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 
 cache=/var/cache/meas-pkgtest
 mkdir -p "$R$cache"
-# The four packages a user installs (not the debug symbols).
-pkgs="meas-dkms measctl libmeas-dev meas-exporter"
+# The five packages a user installs (not the debug symbols).
+pkgs="meas-dkms measctl libmeas-dev meas-exporter meas-pcp"
 for p in $pkgs; do
 	cp "$debdir/${p}_"*.deb "$R$cache/"
 done
@@ -129,7 +132,7 @@ install_debs() {
 		-o DPkg::Lock::Timeout=900 $(echo $debs)"
 }
 t0=$(date +%s)
-ok "apt-get install of the four packages (DKMS builds meas)" install_debs
+ok "apt-get install of the five packages (DKMS builds meas)" install_debs
 note "install with the DKMS builds took $(($(date +%s) - t0)) s"
 
 # Every kernel with headers: a module if the kernel is of a tested series,
@@ -223,13 +226,17 @@ if [ -z "$kernels" ]; then
 		kernels+=" $k"
 	done
 fi
+# The PCP agent is tested on the first kernel only: it is the same
+# program on both, and pmcd and PCP's Install cost most of a minute.
+pcp=pcp
 for k in $kernels; do
 	vmlog=$out/vm-$k.log
 	t0=$(date +%s)
 	rc=0
 	# QEMU runs here, in this mount namespace, so it sees the overlay.
-	KVER=$k "$repo/selftests/vm/run-vm.sh" --root "$R" --timeout 600 \
-		--log "$vmlog" -- selftests/pkg/guest.sh >/dev/null 2>&1 || rc=$?
+	KVER=$k "$repo/selftests/vm/run-vm.sh" --root "$R" --timeout 1200 \
+		--log "$vmlog" -- selftests/pkg/guest.sh $pcp >/dev/null 2>&1 || rc=$?
+	pcp=
 	# The guest's TAP lines, renumbered after ours.
 	awk -v n="$n" -v k="$k" '/^(not )?ok [0-9]+ / {
 		r = ($1 == "not") ? "not ok" : "ok"
@@ -268,10 +275,10 @@ in_root userdel meas-user >>"$out/detail.log" 2>&1
 in_root userdel meas-other >>"$out/detail.log" 2>&1
 rm -rf "${R:?}$cache"
 # shellcheck disable=SC2086 # one package per word
-ok "apt-get purge of the four packages" \
+ok "apt-get purge of the five packages" \
 	in_root apt-get purge -y -o DPkg::Lock::Timeout=900 $pkgs
 ok "no package of meas left in dpkg's database" \
-	sh -c "! chroot '$R' dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' 2>/dev/null | grep -E '^.[^n].* (meas-dkms|measctl|libmeas-dev|meas-exporter)\$'"
+	sh -c "! chroot '$R' dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' 2>/dev/null | grep -E '^.[^n].* (meas-dkms|measctl|libmeas-dev|meas-exporter|meas-pcp)\$'"
 ok "no DKMS tree of meas left" \
 	sh -c "[ ! -e '$R/var/lib/dkms/meas' ] && ! chroot '$R' dkms status -m meas | grep -q ."
 ok "no meas.ko left under /lib/modules" \
@@ -281,6 +288,9 @@ ok "no udev rule, modules-load.d or modprobe.d file left" \
 		'$R'/etc/udev/rules.d/*meas* '$R'/usr/lib/modules-load.d/meas.conf \
 		'$R'/etc/modprobe.d/meas.conf 2>/dev/null | grep -q ."
 ok "no group meas left" sh -c "! chroot '$R' getent group meas"
+ok "no PCP agent, pmlogconf group or pmdameas(1) left" \
+	sh -c "! ls -d '$R'/var/lib/pcp/pmdas/meas '$R'/var/lib/pcp/config/pmlogconf/meas \
+		'$R'/usr/share/man/man1/pmdameas.1* 2>/dev/null | grep -q ."
 # The upper layer holds every file the test changed in the root: after the
 # purge, no name in it may mention meas.
 left() {

@@ -4,6 +4,7 @@
  * Prometheus text) endpoint.  Documentation/exporter.rst.
  *
  *   families.c  the metric table: every family, its source item, unit
+ *   pcpname.c   the table's names in PCP (pmdameas, measctl --archive)
  *   sub.c       a subclass read whole (shared with the PCP agent)
  *   scrape.c    one GETSTATISTICS per subclass, rendered by the table
  *   omtext.c    the two text formats
@@ -45,7 +46,9 @@ enum mx_src {
 };
 
 #define MX_NONE		(-1)
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 /**
  * struct mx_series - one series of a family
@@ -85,6 +88,30 @@ extern const struct mx_family mx_families[];
 extern const size_t mx_nfamilies;
 /* The operation groups of subclass 5, as the "op" label says them. */
 extern const char *const mx_lat_ops[MEAS_C0_LAT_NR_OPS];
+
+/* ---- PCP names of the table (pcpname.c) ------------------------------ */
+
+/* A family's name without prefix, group or "_seconds". */
+void mx_pcp_leaf(char *out, size_t len, const struct mx_family *f);
+/*
+ * The PCP metric of series @se of @f (class 0 subclass 0, per disk, queue
+ * length); -1 for the families named otherwise.
+ */
+int mx_pcp_series_name(char *out, size_t len, const struct mx_family *f,
+		       const struct mx_series *se);
+/* The PCP metric of class 15 item @item; -1 for an unnamed item. */
+int mx_pcp_proc_name(char *out, size_t len, unsigned int item);
+
+/* The items of class 15's entry 0 that PCP gets, as meas.proc.table.NAME. */
+struct mx_pcp_p0 {
+	int item;
+	const char *name;
+	int counter;
+	const char *help;
+};
+
+extern const struct mx_pcp_p0 mx_pcp_p0[];
+extern const size_t mx_pcp_np0;
 
 /* ---- a subclass read whole (sub.c) ----------------------------------- */
 

@@ -136,6 +136,8 @@ int meas_readactive(int fd, struct meas_readactive *ra);
 /* A descriptor that matches every process (include != 0) or excludes. */
 void meas_entity_init(struct meas_entity_desc *d, int include);
 const char *meas_proc_item_name(unsigned int item);
+/* Counts and sums of time (a view shows their change), not states. */
+int meas_proc_item_is_counter(unsigned int item);
 int meas_proc_item_is_time(unsigned int item);
 /* Name of a MEAS_P_LAST_STOP value. */
 const char *meas_proc_stop_name(uint64_t item);

@@ -140,6 +140,22 @@ const char *meas_proc_item_name(unsigned int item)
 	return item < MEAS_PROC_ITEMS ? proc_names[item] : NULL;
 }
 
+/*
+ * Items that count or add up time: what a view shows as the change over
+ * an interval, and what PCP calls a counter.  The others are states,
+ * identities and moments.
+ */
+int meas_proc_item_is_counter(unsigned int i)
+{
+	return (i >= MEAS_P_STOP_DISC_BLOCKED && i <= MEAS_P_STOP_PREEMPTED) ||
+	       i == MEAS_P_LAUNCHES || i == MEAS_P_DISC_READS ||
+	       i == MEAS_P_DISC_WRITES || i == MEAS_P_CPU_TIME ||
+	       (i >= MEAS_P_PAUSE_DISC && i <= MEAS_P_DISC_BYTES &&
+		!(i & 1)) ||
+	       i == MEAS_P_STOP_JOBCTL || i == MEAS_P_STOP_EXIT ||
+	       i == MEAS_P_PAUSE_JOBCTL || i == MEAS_P_DISC_READ_BYTES;
+}
+
 int meas_proc_item_is_time(unsigned int item)
 {
 	return item == MEAS_P_CPU_TIME || item == MEAS_P_PAUSE_DISC ||

@@ -45,14 +45,20 @@ bool meas_wait_until(const sigset_t *set, uint64_t deadline)
 	}
 }
 
-/* Local time with milliseconds and the zone, as watch prints it. */
-void meas_timestamp(char *buf, size_t len)
+/*
+ * Local time with milliseconds and the zone, as watch prints it: of @at
+ * (a replay's recorded time), or now when @at is NULL.
+ */
+void meas_timestamp(char *buf, size_t len, const struct timespec *at)
 {
 	struct timespec ts;
 	char date[32], zone[8];
 	struct tm tm;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	if (at)
+		ts = *at;
+	else
+		clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
 	strftime(zone, sizeof(zone), "%z", &tm);

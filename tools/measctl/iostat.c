@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measctl.h"
+#include "replay.h"
+#include "exporter.h"
 
 #define IOSTAT_INTERVAL_MIN	0.001
 #define IOSTAT_INTERVAL_MAX	86400.0
@@ -22,6 +24,7 @@ struct iostat_args {
 	double interval;
 	uint64_t count;		/* 0: until a signal */
 	bool idle;		/* show disks without activity (not -z) */
+	struct arch_opts arch;	/* --archive: a replay */
 };
 
 void io_snap_free(struct io_snap *s)
@@ -114,7 +117,9 @@ void io_rate(const struct disk_snap *a, const struct disk_snap *b,
 	db = b->disc;
 	memset(r, 0, sizeof(*r));
 	r->dev = db[MEAS_C0_DISC_DEV];
-	if (e)
+	if (e && b->name[0])
+		snprintf(r->name, sizeof(r->name), "%s", b->name);
+	else if (e)
 		meas_dev_name(r->dev, r->name, sizeof(r->name));
 	else
 		snprintf(r->name, sizeof(r->name), "(others)");
@@ -172,7 +177,8 @@ static void io_print_json(struct json *j, const struct io_rate *r, size_t e)
 		 MEAS_DEV_MINOR(r->dev));
 	json_obj_begin(j, NULL);
 	json_str(j, "device", r->name);
-	if (e)
+	/* a replay knows disks by name only */
+	if (e && r->dev)
 		json_str(j, "dev", dev);
 	json_u64(j, "entry", e);
 	json_double(j, "r_s", r->r_s);
@@ -200,7 +206,7 @@ static void io_print_json(struct json *j, const struct io_rate *r, size_t e)
 
 static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
 		     uint64_t n, const struct io_snap *a,
-		     const struct io_snap *b)
+		     const struct io_snap *b, const struct timespec *at)
 {
 	double secs = rate_interval_s(&a->when, &b->when);
 	struct io_rate r;
@@ -208,7 +214,7 @@ static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
 	char ts[64];
 	size_t e;
 
-	meas_timestamp(ts, sizeof(ts));
+	meas_timestamp(ts, sizeof(ts), at);
 	if (ctx->json) {
 		json_doc_begin(&j, stdout, "iostat");
 		json_u64(&j, "interval", n);
@@ -259,7 +265,7 @@ static int io_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 				       "GETSTATISTICS of class 0 subclasses 1 and 4");
 			break;
 		}
-		io_print(ctx, w, t.n, &a, &b);
+		io_print(ctx, w, t.n, &a, &b, NULL);
 		io_snap_free(&a);
 		a = b;
 		b.d = NULL;
@@ -269,20 +275,63 @@ static int io_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 	return rc;
 }
 
+/* A replay: the disks of the archive's frames, printed as live. */
+static int io_replay(struct cmd_ctx *ctx, const struct iostat_args *w)
+{
+	const unsigned int srcs = 1U << MX_SRC_DISC | 1U << MX_SRC_XFER |
+				  1U << MX_SRC_QLEN;
+	struct io_snap a = { 0 }, b;
+	struct replay r;
+	uint64_t n = 0;
+	bool have = false;
+	int rc, got;
+
+	rc = replay_open(ctx, &w->arch, srcs, &r);
+	if (rc)
+		return rc;
+	while ((!w->count || n < w->count) && (got = arch_next(ctx, r.a)) > 0) {
+		if (replay_io(&r, have ? &a : NULL, &b)) {
+			rc = fail(ctx, ENOMEM, "no memory for %zu disks",
+				  r.ndisks);
+			break;
+		}
+		/* no disk yet: before meas's first sample */
+		if (!b.n) {
+			io_snap_free(&b);
+			continue;
+		}
+		if (have)
+			io_print(ctx, w, ++n, &a, &b, arch_time(r.a));
+		io_snap_free(&a);
+		a = b;
+		have = true;
+	}
+	io_snap_free(&a);
+	replay_close(&r);
+	return replay_done(ctx, &(struct replay_end){ rc, got, n, w->arch.path,
+						      "meas.disk", NULL });
+}
+
 static int iostat_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		      void *data)
 {
 	struct iostat_args *w = data;
+	int rc;
 
 	switch (id) {
 	case 'i':
-		return interval_arg(ctx, arg, IOSTAT_INTERVAL_MIN,
-				    IOSTAT_INTERVAL_MAX, &w->interval);
+		/* in a replay: PCP's interpolation at this step */
+		rc = interval_arg(ctx, arg, IOSTAT_INTERVAL_MIN,
+				  IOSTAT_INTERVAL_MAX, &w->interval);
+		w->arch.interval = w->interval;
+		return rc;
 	case 'n':
 		return count_arg(ctx, arg, UINT32_MAX, &w->count);
-	default:
+	case 'z':
 		w->idle = false;
 		return EXIT_OK;
+	default:
+		return arch_opt(ctx, id, arg, &w->arch);
 	}
 }
 
@@ -292,6 +341,9 @@ int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "interval", 'i', OPT_ARG, 'i' },
 		{ "count", 'n', OPT_ARG, 'n' },
 		{ "active", 'z', OPT_NONE, 'z' },
+		{ "archive", 'a', OPT_ARG, 'a' },
+		{ "start", 'S', OPT_ARG, 'S' },
+		{ "finish", 'T', OPT_ARG, 'T' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct iostat_args w = { .interval = 1.0, .idle = true };
@@ -304,5 +356,10 @@ int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 	if (st.npos)
 		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
 				   st.pos[0], ctx->name);
+	rc = arch_check(ctx, &w.arch);
+	if (rc)
+		return rc;
+	if (w.arch.path)
+		return io_replay(ctx, &w);
 	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_loop, &w);
 }

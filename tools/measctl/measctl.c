@@ -46,16 +46,20 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "",
 	  "print the ABI version, defined and enabled classes, enablers\n"
 	  "    and region size of each class" },
-	{ "watch", cmd_watch, "[-i SECONDS] [-n COUNT] [-c CLASSES]",
+	{ "watch", cmd_watch, "[-i SECONDS] [-n COUNT] [-c CLASSES]\n"
+	  "    | --archive PATH [-S START] [-T FINISH] [-i SECONDS] [-n COUNT]",
 	  "enable class 0 (and CLASSES) while running and print the class 0\n"
 	  "    subclass 0 rates every SECONDS (default 1) until COUNT\n"
-	  "    intervals or SIGINT/SIGTERM; times in % of one CPU" },
+	  "    intervals or SIGINT/SIGTERM; times in % of one CPU;\n"
+	  "    --archive: the same from a PCP archive of pmdameas" },
 	/* disks and the I/O trace (iostat.c, iotrace.c) */
-	{ "iostat", cmd_iostat, "[-i SECONDS] [-n COUNT] [-z]",
+	{ "iostat", cmd_iostat, "[-i SECONDS] [-n COUNT] [-z]\n"
+	  "    [--archive PATH [-S START] [-T FINISH]]",
 	  "enable class 0 while running and print per-disk rates as\n"
 	  "    iostat -x does, with the queue-length histogram, every\n"
 	  "    SECONDS (default 1) until COUNT intervals or SIGINT/SIGTERM;\n"
-	  "    -z leaves out the disks that did nothing" },
+	  "    -z leaves out the disks that did nothing; --archive: the\n"
+	  "    same from a PCP archive of pmdameas" },
 	{ "iotrace", cmd_iotrace,
 	  "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a] [--heatmap FILE.svg\n"
 	  "    [--from FILE.json]]",
@@ -101,11 +105,13 @@ static const struct command commands[] = {
 	  "    time, switches, stops, last stop reason, disc bytes; -a: the\n"
 	  "    exited too, -x: only those; -s: sort by KEY (pid, cpu, wait,\n"
 	  "    launches, stops, io, disc, impeded, command, created)" },
-	{ "top", cmd_top, "[-i SECONDS] [-n COUNT] [-N LINES] [-s KEY] [-x]",
+	{ "top", cmd_top, "[-i SECONDS] [-n COUNT] [-N LINES] [-s KEY] [-x]\n"
+	  "    [--archive PATH [-S START] [-T FINISH]]",
 	  "live view of class 15 every SECONDS (default 2): %CPU, %WAIT\n"
 	  "    (runnable), switches and stops/s, paused % by reason, last\n"
 	  "    stop, disc bytes/s; sorted by KEY (default cpu); -x: also\n"
-	  "    processes that exited in the interval" },
+	  "    processes that exited in the interval; --archive: the same\n"
+	  "    from a PCP archive of pmdameas -P" },
 	{ "exits", cmd_exits, "[-n COUNT] [-t SECONDS] [-l]",
 	  "stream the final record of each process that exits (generic\n"
 	  "    netlink group 'exits', CAP_SYS_ADMIN); reports missed ones;\n"

@@ -276,6 +276,7 @@ int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv);
 struct disk_snap {
 	uint64_t disc[MEAS_C0_DISC_ITEMS];
 	uint64_t xfer[MEAS_C0_XFER_ITEMS];
+	char name[32];		/* a replay's name; live: "", from the dev */
 };
 
 struct io_snap {
@@ -308,13 +309,14 @@ int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv);
 /* ---- interval.c: the periodic views (watch, iostat, top, iotrace) ------- */
 
 #include <signal.h>
+#include <time.h>
 
 /* Block SIGINT, SIGTERM, SIGHUP into @set, to wait for them. */
 void meas_block_stop_signals(sigset_t *set);
 /* Wait until @deadline (CLOCK_MONOTONIC ns); false if a signal came. */
 bool meas_wait_until(const sigset_t *set, uint64_t deadline);
-/* Local time with milliseconds and zone, as watch prints it. */
-void meas_timestamp(char *buf, size_t len);
+/* Local time with milliseconds and zone, as watch prints it: @at or now. */
+void meas_timestamp(char *buf, size_t len, const struct timespec *at);
 
 /* --interval and --count arguments, with their usage errors. */
 int interval_arg(struct cmd_ctx *ctx, const char *arg, double min,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "measctl.h"
+#include "replay.h"
 
 #define TOP_INTERVAL_MIN	0.05
 #define TOP_INTERVAL_MAX	86400.0
@@ -25,18 +26,18 @@ struct top_args {
 	uint64_t lines;		/* rows shown, 0: all */
 	enum proc_key key;
 	bool exited;		/* show processes that exited too */
+	struct arch_opts arch;	/* --archive: a replay */
 };
 
-/* Items that are counts or times: shown as what changed. */
-static bool top_is_delta(unsigned int i)
+/* Whether a counter of the entry changed from @p to @e. */
+static bool top_changed(const uint64_t *p, const uint64_t *e)
 {
-	return (i >= MEAS_P_STOP_DISC_BLOCKED && i <= MEAS_P_STOP_PREEMPTED) ||
-	       i == MEAS_P_LAUNCHES || i == MEAS_P_DISC_READS ||
-	       i == MEAS_P_DISC_WRITES || i == MEAS_P_CPU_TIME ||
-	       (i >= MEAS_P_PAUSE_DISC && i <= MEAS_P_DISC_BYTES &&
-		!(i & 1)) ||
-	       i == MEAS_P_STOP_JOBCTL || i == MEAS_P_STOP_EXIT ||
-	       i == MEAS_P_PAUSE_JOBCTL || i == MEAS_P_DISC_READ_BYTES;
+	unsigned int k;
+
+	for (k = 0; k < MEAS_PROC_ITEMS; k++)
+		if (meas_proc_item_is_counter(k) && p[k] != e[k])
+			return true;
+	return false;
 }
 
 /* The rows of an interval: what changed from @a to @b. */
@@ -52,15 +53,19 @@ static size_t top_rows(const struct proc_snap *a, const struct proc_snap *b,
 		p = proc_snap_find(a, i, e[MEAS_P_GENERATION]);
 		if (e[MEAS_P_STATE] == MEAS_PSTATE_EMPTY)
 			continue;
-		/* Exited before the interval: nothing happened. */
+		/*
+		 * Exited before the interval: nothing happened.  (A replay's
+		 * interpolation can see the exit before the last of its
+		 * counts: those still show.)
+		 */
 		if (e[MEAS_P_STATE] == MEAS_PSTATE_EXITED &&
 		    (!t->exited || (p && p[MEAS_P_STATE] ==
-				    MEAS_PSTATE_EXITED)))
+				    MEAS_PSTATE_EXITED && !top_changed(p, e))))
 			continue;
 		rows[n].e = e;
 		rows[n].slot = i;
 		for (k = 0; k < MEAS_PROC_ITEMS; k++)
-			rows[n].v[k] = top_is_delta(k) && p ? e[k] - p[k] : e[k];
+			rows[n].v[k] = meas_proc_item_is_counter(k) && p ? e[k] - p[k] : e[k];
 		n++;
 	}
 	return n;
@@ -81,7 +86,8 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 	const uint64_t *v;
 	size_t i;
 
-	if (isatty(STDOUT_FILENO))
+	/* live on a terminal: in place; a replay scrolls, as a log does */
+	if (!t->arch.path && isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	printf("measctl top  interval %llu  %.3f s  live %llu  exited %llu  overflow %llu  threads %llu\n",
 	       (unsigned long long)interval, secs,
@@ -122,16 +128,18 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 
 static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 		     size_t n, uint64_t interval, double secs,
-		     const struct top_args *t)
+		     const struct top_args *t, const struct timespec *at)
 {
 	const uint64_t *h = proc_snap_ent(b, 0);
-	char comm[MEAS_PROC_COMM_LEN + 1];
+	char comm[MEAS_PROC_COMM_LEN + 1], ts[64];
 	const uint64_t *v;
 	struct json j;
 	size_t i;
 
+	meas_timestamp(ts, sizeof(ts), at);
 	json_doc_begin(&j, stdout, "top");
 	json_u64(&j, "interval", interval);
+	json_str(&j, "time", ts);
 	json_double(&j, "elapsed_s", secs);
 	json_u64(&j, "live", h[MEAS_P0_LIVE]);
 	json_u64(&j, "exited", h[MEAS_P0_EXITED]);
@@ -185,14 +193,34 @@ static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 	json_doc_end(&j);
 }
 
+/* One interval, @a to @b: the rows, sorted, shown; an exit status. */
+static int top_show(struct cmd_ctx *ctx, const struct top_args *t,
+		    const struct proc_snap *a, const struct proc_snap *b,
+		    uint64_t n, struct proc_row **rows, const struct timespec *at)
+{
+	size_t nrows;
+	double secs;
+
+	free(*rows);
+	*rows = calloc(b->nent ? b->nent : 1, sizeof(**rows));
+	if (!*rows)
+		return fail(ctx, ENOMEM, "no memory for %zu rows", b->nent);
+	nrows = top_rows(a, b, t, *rows);
+	proc_rows_sort(*rows, nrows, t->key);
+	secs = rate_interval_s(&a->when, &b->when);
+	if (ctx->json)
+		top_json(b, *rows, nrows, n, secs, t, at);
+	else
+		top_text(b, *rows, nrows, n, secs, t);
+	return EXIT_OK;
+}
+
 static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 		    const sigset_t *set)
 {
 	struct proc_snap a, b;
 	struct proc_row *rows = NULL;
 	struct tick tk;
-	size_t nrows;
-	double secs;
 	int rc;
 
 	rc = proc_snap_take(ctx, fd, &a);
@@ -201,22 +229,12 @@ static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 	tick_init(&tk, set, t->interval, t->count, a.t_ns);
 	while (tick_wait(&tk)) {
 		rc = proc_snap_take(ctx, fd, &b);
-		if (rc)
-			break;
-		free(rows);
-		rows = calloc(b.nent ? b.nent : 1, sizeof(*rows));
-		if (!rows) {
+		if (!rc)
+			rc = top_show(ctx, t, &a, &b, tk.n, &rows, NULL);
+		if (rc) {
 			proc_snap_free(&b);
-			rc = fail(ctx, ENOMEM, "no memory for %zu rows", b.nent);
 			break;
 		}
-		nrows = top_rows(&a, &b, t, rows);
-		proc_rows_sort(rows, nrows, t->key);
-		secs = rate_interval_s(&a.when, &b.when);
-		if (ctx->json)
-			top_json(&b, rows, nrows, tk.n, secs, t);
-		else
-			top_text(&b, rows, nrows, tk.n, secs, t);
 		proc_snap_free(&a);
 		a = b;
 		tick_taken(&tk, a.t_ns);
@@ -224,6 +242,43 @@ static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
 	free(rows);
 	proc_snap_free(&a);
 	return rc;
+}
+
+/* A replay: the processes of the archive's frames (pmdameas -P), as live. */
+static int top_replay(struct cmd_ctx *ctx, const struct top_args *t)
+{
+	struct proc_snap a = { 0 }, b;
+	struct proc_row *rows = NULL;
+	struct replay r;
+	uint64_t n = 0;
+	bool have = false;
+	int rc, got, err;
+
+	rc = replay_open_proc(ctx, &t->arch, &r);
+	if (rc)
+		return rc;
+	while ((!t->count || n < t->count) && (got = arch_next(ctx, r.a)) > 0) {
+		err = replay_proc(&r, &b);
+		if (err == -ENODATA)
+			continue;	/* no process in this frame */
+		if (err) {
+			rc = fail(ctx, -err, "replaying the processes");
+			break;
+		}
+		if (have)
+			rc = top_show(ctx, t, &a, &b, ++n, &rows,
+				      arch_time(r.a));
+		proc_snap_free(&a);
+		a = b;
+		have = true;
+		if (rc)
+			break;
+	}
+	free(rows);
+	proc_snap_free(&a);
+	replay_close(&r);
+	return replay_done(ctx, &(struct replay_end){ rc, got, n, t->arch.path,
+		"meas.proc", " (was pmdameas run with -P?)" });
 }
 
 static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
@@ -244,11 +299,15 @@ static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
 static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 {
 	struct top_args *t = data;
+	int rc;
 
 	switch (id) {
 	case 'i':
-		return interval_arg(ctx, arg, TOP_INTERVAL_MIN,
-				    TOP_INTERVAL_MAX, &t->interval);
+		/* in a replay: PCP's interpolation at this step */
+		rc = interval_arg(ctx, arg, TOP_INTERVAL_MIN,
+				  TOP_INTERVAL_MAX, &t->interval);
+		t->arch.interval = t->interval;
+		return rc;
 	case 'n':
 		return count_arg(ctx, arg, UINT32_MAX, &t->count);
 	case 'N':
@@ -259,6 +318,10 @@ static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 	case 'x':
 		t->exited = true;
 		return EXIT_OK;
+	case 'a':
+	case 'S':
+	case 'T':
+		return arch_opt(ctx, id, arg, &t->arch);
 	default:
 		if (proc_key_parse(arg, &t->key))
 			return usage_error(ctx, "bad sort key '%s' (%s)", arg,
@@ -275,6 +338,9 @@ int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "lines", 'N', OPT_ARG, 'N' },
 		{ "sort", 's', OPT_ARG, 's' },
 		{ "exited", 'x', OPT_NONE, 'x' },
+		{ "archive", 'a', OPT_ARG, 'a' },
+		{ "start", 'S', OPT_ARG, 'S' },
+		{ "finish", 'T', OPT_ARG, 'T' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct top_args t = {
@@ -289,5 +355,8 @@ int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 	if (st.npos)
 		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
 				   st.pos[0], ctx->name);
-	return top_do(ctx, &t);
+	rc = arch_check(ctx, &t.arch);
+	if (rc)
+		return rc;
+	return t.arch.path ? top_replay(ctx, &t) : top_do(ctx, &t);
 }

@@ -7,10 +7,13 @@
  * (interval.c): watch then STOPs its classes and exits 0.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "measctl.h"
+#include "replay.h"
+#include "exporter.h"
 
 #define WATCH_INTERVAL_MIN	0.001
 #define WATCH_INTERVAL_MAX	86400.0
@@ -19,17 +22,18 @@ struct watch_args {
 	double interval;
 	uint64_t count;		/* 0: until a signal */
 	struct classes cls;
+	struct arch_opts arch;	/* --archive: a replay */
 };
 
 static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 			const struct c0_snap *a, const struct c0_snap *b,
-			const struct custom_watch *cw)
+			const struct custom_watch *cw, const struct timespec *at)
 {
 	double secs = rate_interval_s(&a->when, &b->when);
 	char ts[64];
 	struct json j;
 
-	meas_timestamp(ts, sizeof(ts));
+	meas_timestamp(ts, sizeof(ts), at);
 	if (!ctx->json) {
 		printf("--- %s  interval %llu  %.3f s ---\n", ts,
 		       (unsigned long long)n, secs);
@@ -65,7 +69,7 @@ static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
 			return fail_call(ctx, "get", result, -err,
 					 "GETSTATISTICS of class 0");
 		custom_watch_snap(fd, cw);
-		watch_print(ctx, t.n, &a, &b, cw);
+		watch_print(ctx, t.n, &a, &b, cw, NULL);
 		a = b;
 		tick_taken(&t, a.t_ns);
 	}
@@ -103,19 +107,55 @@ static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 	return rc;
 }
 
+/*
+ * A replay: the differences between the frames of the archive, printed
+ * as live.  Frames without meas's values (before its first sample, in
+ * interpolation) wait for the first that has them.
+ */
+static int watch_replay(struct cmd_ctx *ctx, const struct watch_args *w)
+{
+	struct c0_snap a, b;
+	struct replay r;
+	uint64_t n = 0;
+	bool have = false;
+	int rc, got;
+
+	rc = replay_open(ctx, &w->arch, 1U << MX_SRC_FIXED, &r);
+	if (rc)
+		return rc;
+	while ((!w->count || n < w->count) && (got = arch_next(ctx, r.a)) > 0) {
+		if (!replay_c0(&r, &b))
+			continue;
+		if (have)
+			watch_print(ctx, ++n, &a, &b, NULL, arch_time(r.a));
+		a = b;
+		have = true;
+	}
+	replay_close(&r);
+	return replay_done(ctx, &(struct replay_end){ EXIT_OK, got, n,
+						      w->arch.path, "meas.sched",
+						      NULL });
+}
+
 static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		     void *data)
 {
 	struct watch_args *w = data;
+	int rc;
 
 	switch (id) {
 	case 'i':
-		return interval_arg(ctx, arg, WATCH_INTERVAL_MIN,
-				    WATCH_INTERVAL_MAX, &w->interval);
+		/* in a replay: PCP's interpolation at this step */
+		rc = interval_arg(ctx, arg, WATCH_INTERVAL_MIN,
+				  WATCH_INTERVAL_MAX, &w->interval);
+		w->arch.interval = w->interval;
+		return rc;
 	case 'n':
 		return count_arg(ctx, arg, UINT32_MAX, &w->count);
-	default:
+	case 'c':
 		return classes_arg(ctx, arg, &w->cls);
+	default:
+		return arch_opt(ctx, id, arg, &w->arch);
 	}
 }
 
@@ -125,6 +165,9 @@ int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "interval", 'i', OPT_ARG, 'i' },
 		{ "count", 'n', OPT_ARG, 'n' },
 		{ "classes", 'c', OPT_ARG, 'c' },
+		{ "archive", 'a', OPT_ARG, 'a' },
+		{ "start", 'S', OPT_ARG, 'S' },
+		{ "finish", 'T', OPT_ARG, 'T' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct watch_args w = { .interval = 1.0 };
@@ -137,5 +180,10 @@ int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 	if (st.npos)
 		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
 				   st.pos[0], ctx->name);
-	return watch_do(ctx, &w);
+	rc = arch_check(ctx, &w.arch);
+	if (rc)
+		return rc;
+	if (w.arch.path && (w.cls.mask || w.cls.all))
+		return usage_error(ctx, "--classes enables classes: not in a replay (--archive)");
+	return w.arch.path ? watch_replay(ctx, &w) : watch_do(ctx, &w);
 }

@@ -224,6 +224,7 @@ int pm_refresh(void)
 		refresh_disks();
 		refresh_classes();
 		refresh_user();
+		pm_proc_refresh(indom(PM_INDOM_PROC), 0, -1);
 		return err;
 	}
 	mx_hold_user_classes(&pm_hold, &info);
@@ -240,6 +241,8 @@ int pm_refresh(void)
 	refresh_disks();
 	refresh_classes();
 	refresh_user();
+	pm_proc_refresh(indom(PM_INDOM_PROC),
+			!!(pm_hold.mask & (1U << MEAS_CLASS_PROC)), pm_hold.fd);
 	return 0;
 }
 
@@ -344,6 +347,9 @@ int pm_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
 		return 1;
 	case PM_K_USER:
 		return user_value(pm, priv, atom);
+	case PM_K_PROC:
+	case PM_K_PROC0:
+		return pm_proc_value(pm, priv, atom);
 	default:
 		return disk_value(pm, priv, atom);
 	}

@@ -24,9 +24,6 @@
 
 #include "pmdameas.h"
 
-/* Cluster of meas.group.*: above any family index, apart from the user's. */
-#define PM_CLUSTER_GROUP	1100
-
 static struct {
 	int on;			/* -G or -g */
 	int tried;		/* mx_groups_start() was called */
@@ -107,7 +104,7 @@ int pm_group_metrics(void)
 
 	for (k = 0; k < MX_GF_NR; k++) {
 		f = &mx_grp_families[k];
-		m = pm_metric_add(PM_K_GROUP, PM_CLUSTER_GROUP, k);
+		m = pm_metric_add(NULL, PM_K_GROUP, PM_CLUSTER_GROUP, k);
 		if (!m)
 			return -ENOMEM;
 		group_leaf(l, sizeof(l), f);
@@ -120,10 +117,8 @@ int pm_group_metrics(void)
 		else if (!strcmp(f->unit, "bytes"))
 			m->desc.units = (pmUnits)PMDA_PMUNITS(1, 0, 0,
 							      PM_SPACE_BYTE, 0, 0);
-		if (k < MX_GF_PER_GROUP) {
-			m->indom_serial = PM_INDOM_GROUP;
-			m->desc.indom = group_indom();
-		}
+		if (k < MX_GF_PER_GROUP)
+			pm_metric_indom(m, PM_INDOM_GROUP);
 	}
 	return 0;
 }

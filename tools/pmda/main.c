@@ -2,14 +2,13 @@
 /*
  * pmdameas: a daemon PMDA that pmcd starts (Install, pmcd.conf).  It
  * holds class 0 and every user-defined class enabled for its whole life
- * (and class 14 with -I), as meas-exporter does, so that its counters
+ * (and class 14 with -I, class 15 with -P), as meas-exporter does, so that its counters
  * never reset under the archives that record them; a module loaded
  * after pmcd started is picked up at the next fetch.  With -G or -g FILE
  * it holds class 15 too and serves process groups (groups.c).
  *
- *   pmdameas [PMDA options] [-I] [-G | -g FILE]   as pmcd runs it
- *   pmdameas -N | -H                              the PMNS and domain.h
- *                                                 Install uses
+ *   pmdameas [PMDA options] [-I] [-P] [-G | -g FILE]   as pmcd runs it
+ *   pmdameas -N | -H       the PMNS and domain.h Install uses
  */
 #include <errno.h>
 #include <stdio.h>
@@ -121,6 +120,7 @@ static pmLongOptions longopts[] = {
 	PMDAOPT_DOMAIN,
 	PMDAOPT_LOGFILE,
 	{ "io", 0, 'I', 0, "also hold class 14 (the I/O trace) for meas.io.*" },
+	{ "processes", 0, 'P', 0, "also hold class 15 (per process) for meas.proc.*" },
 	{ "process-groups", 0, 'G', 0,
 	  "hold class 15 and serve meas.group.* (meas-exporter's default grouping)" },
 	{ "group-config", 1, 'g', "FILE",
@@ -132,7 +132,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-	.short_options = "D:d:l:IGg:NH?",
+	.short_options = "D:d:l:IPGg:NH?",
 	.long_options = longopts,
 };
 
@@ -154,6 +154,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'I':
 			hold_mask |= 1U << MEAS_CLASS_IO;
+			break;
+		case 'P':	/* -p is PCP's own (a pipe to pmcd) */
+			hold_mask |= 1U << MEAS_CLASS_PROC;
 			break;
 		case 'G':
 			pm_groups_configure(NULL);

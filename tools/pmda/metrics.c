@@ -29,9 +29,6 @@
 
 #include "pmdameas.h"
 
-/* Cluster of the user-defined items: above any family index. */
-#define PM_CLUSTER_USER	1000
-
 struct pm_metric *pm_metrics;
 size_t pm_nmetrics;
 unsigned int pm_nfixed_indoms;
@@ -48,32 +45,8 @@ const struct mx_family *pm_fixed_indom_family(unsigned int serial)
 	       fixed_indom_fam[k] : NULL;
 }
 
-static int is_disk(enum mx_src s)
-{
-	return s == MX_SRC_DISC || s == MX_SRC_XFER || s == MX_SRC_LAT ||
-	       s == MX_SRC_QLEN || s == MX_SRC_LATHIST;
-}
-
-/* The leaf of a family's PCP name: no prefix, group or "_seconds". */
-static void leaf(char *out, size_t len, const struct mx_family *f)
-{
-	const char *n = f->name;
-	size_t l;
-
-	if (!strncmp(n, "meas_", 5))
-		n += 5;
-	if (is_disk(f->src) && !strncmp(n, "disk_", 5))
-		n += 5;
-	if (f->src == MX_SRC_IO && !strncmp(n, "io_", 3))
-		n += 3;
-	snprintf(out, len, "%s", n);
-	l = strlen(out);
-	if (l > 8 && !strcmp(out + l - 8, "_seconds"))
-		out[l - 8] = '\0';
-}
-
-static struct pm_metric *add(const struct mx_family *f, enum pm_kind kind,
-			     unsigned int cluster, unsigned int item)
+struct pm_metric *pm_metric_add(const struct mx_family *f, enum pm_kind kind,
+				unsigned int cluster, unsigned int item)
 {
 	struct pm_metric *m;
 
@@ -107,13 +80,7 @@ static struct pm_metric *add(const struct mx_family *f, enum pm_kind kind,
 	return m;
 }
 
-struct pm_metric *pm_metric_add(enum pm_kind kind, unsigned int cluster,
-				unsigned int item)
-{
-	return add(NULL, kind, cluster, item);
-}
-
-static void set_indom(struct pm_metric *m, int serial)
+void pm_metric_indom(struct pm_metric *m, int serial)
 {
 	m->indom_serial = serial;
 	m->desc.indom = pmInDom_build(MEAS_DOMAIN, (unsigned int)serial);
@@ -121,21 +88,19 @@ static void set_indom(struct pm_metric *m, int serial)
 
 static int add_fixed(const struct mx_family *f, unsigned int c)
 {
-	struct pm_metric *m = add(f, f->label ? PM_K_FIXED_IND : PM_K_FIXED,
+	struct pm_metric *m = pm_metric_add(f, f->label ? PM_K_FIXED_IND : PM_K_FIXED,
 				  c, 0);
-	char l[96];
 
 	if (!m)
 		return -ENOMEM;
-	leaf(l, sizeof(l), f);
-	snprintf(m->name, sizeof(m->name), "meas.sched.%s", l);
+	mx_pcp_series_name(m->name, sizeof(m->name), f, f->series);
 	m->se = f->series;
 	if (f->label) {
 		if (pm_nfixed_indoms == sizeof(fixed_indom_fam) /
 					sizeof(fixed_indom_fam[0]))
 			return -E2BIG;
 		fixed_indom_fam[pm_nfixed_indoms] = f;
-		set_indom(m, PM_INDOM_FIXED0 + (int)pm_nfixed_indoms++);
+		pm_metric_indom(m, PM_INDOM_FIXED0 + (int)pm_nfixed_indoms++);
 	}
 	return 0;
 }
@@ -145,17 +110,14 @@ static int add_disk(const struct mx_family *f, unsigned int c)
 	const struct mx_series *se;
 	struct pm_metric *m;
 	unsigned int i = 0;
-	char l[96];
 
-	leaf(l, sizeof(l), f);
 	for (se = f->series; se->item != MX_NONE; se++, i++) {
-		m = add(f, PM_K_DISK, c, i);
+		m = pm_metric_add(f, PM_K_DISK, c, i);
 		if (!m)
 			return -ENOMEM;
 		m->se = se;
-		set_indom(m, PM_INDOM_DISK);
-		snprintf(m->name, sizeof(m->name), "meas.disk.dev.%s%s%s", l,
-			 se->lv ? "." : "", se->lv ? se->lv : "");
+		pm_metric_indom(m, PM_INDOM_DISK);
+		mx_pcp_series_name(m->name, sizeof(m->name), f, se);
 	}
 	return 0;
 }
@@ -166,31 +128,31 @@ static int add_lat(const struct mx_family *f, unsigned int c)
 	unsigned int op;
 	char l[96];
 
-	leaf(l, sizeof(l), f);
+	mx_pcp_leaf(l, sizeof(l), f);
 	for (op = 0; op < MEAS_C0_LAT_NR_OPS; op++) {
 		if (f->src == MX_SRC_LAT) {
-			m = add(f, PM_K_LAT, c, op);
+			m = pm_metric_add(f, PM_K_LAT, c, op);
 			if (!m)
 				return -ENOMEM;
-			set_indom(m, PM_INDOM_DISK);
+			pm_metric_indom(m, PM_INDOM_DISK);
 			snprintf(m->name, sizeof(m->name), "meas.disk.dev.%s.%s",
 				 l, mx_lat_ops[op]);
 			m->op = op;
 			continue;
 		}
 		/* the histogram's buckets: counts, not nanoseconds */
-		m = add(f, PM_K_LATHIST, c, 2 * op);
+		m = pm_metric_add(f, PM_K_LATHIST, c, 2 * op);
 		if (!m)
 			return -ENOMEM;
 		m->desc.units = (pmUnits)PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE);
-		set_indom(m, PM_INDOM_LAT);
+		pm_metric_indom(m, PM_INDOM_LAT);
 		snprintf(m->name, sizeof(m->name), "meas.disk.%s.%s", l,
 			 mx_lat_ops[op]);
 		m->op = op;
-		m = add(f, PM_K_LATSUM, c, 2 * op + 1);
+		m = pm_metric_add(f, PM_K_LATSUM, c, 2 * op + 1);
 		if (!m)
 			return -ENOMEM;
-		set_indom(m, PM_INDOM_DISK);
+		pm_metric_indom(m, PM_INDOM_DISK);
 		snprintf(m->name, sizeof(m->name), "meas.disk.dev.%s_sum.%s",
 			 l, mx_lat_ops[op]);
 		m->op = op;
@@ -203,7 +165,7 @@ static int add_family(const struct mx_family *f, unsigned int c)
 	struct pm_metric *m = NULL;
 	char l[96];
 
-	leaf(l, sizeof(l), f);
+	mx_pcp_leaf(l, sizeof(l), f);
 	switch (f->src) {
 	case MX_SRC_FIXED:
 		return add_fixed(f, c);
@@ -214,19 +176,20 @@ static int add_family(const struct mx_family *f, unsigned int c)
 	case MX_SRC_LATHIST:
 		return add_lat(f, c);
 	case MX_SRC_QLEN:
-		m = add(f, PM_K_QLEN, c, 0);
+		m = pm_metric_add(f, PM_K_QLEN, c, 0);
 		if (m) {
-			set_indom(m, PM_INDOM_QLEN);
-			snprintf(m->name, sizeof(m->name), "meas.disk.%s", l);
+			pm_metric_indom(m, PM_INDOM_QLEN);
+			mx_pcp_series_name(m->name, sizeof(m->name), f,
+					   f->series);
 		}
 		break;
 	case MX_SRC_IO:
-		m = add(f, PM_K_IO, c, 0);
+		m = pm_metric_add(f, PM_K_IO, c, 0);
 		if (m)
 			snprintf(m->name, sizeof(m->name), "meas.io.%s", l);
 		break;
 	case MX_SRC_BUILD:
-		m = add(f, PM_K_VERSION, c, 0);
+		m = pm_metric_add(f, PM_K_VERSION, c, 0);
 		if (m) {
 			snprintf(m->name, sizeof(m->name), "meas.version");
 			m->desc.type = PM_TYPE_STRING;
@@ -235,13 +198,13 @@ static int add_family(const struct mx_family *f, unsigned int c)
 		}
 		break;
 	case MX_SRC_START:
-		m = add(f, PM_K_START, c, 0);
+		m = pm_metric_add(f, PM_K_START, c, 0);
 		if (m) {
 			snprintf(m->name, sizeof(m->name), "meas.%s", l);
 			m->desc.type = PM_TYPE_DOUBLE;
 			m->desc.sem = PM_SEM_DISCRETE;
 			m->desc.units = (pmUnits)PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_SEC, 0);
-			set_indom(m, PM_INDOM_CLASS);
+			pm_metric_indom(m, PM_INDOM_CLASS);
 		}
 		break;
 	case MX_SRC_SCRAPE:	/* pmcd keeps its own (pmcd.agent.*) */
@@ -256,11 +219,11 @@ static int add_user(void)
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		m = add(NULL, PM_K_USER, PM_CLUSTER_USER, i);
+		m = pm_metric_add(NULL, PM_K_USER, PM_CLUSTER_USER, i);
 		if (!m)
 			return -ENOMEM;
 		m->desc.sem = i ? PM_SEM_INSTANT : PM_SEM_COUNTER;
-		set_indom(m, i ? PM_INDOM_USER_GAUGE : PM_INDOM_USER_COUNTER);
+		pm_metric_indom(m, i ? PM_INDOM_USER_GAUGE : PM_INDOM_USER_COUNTER);
 		snprintf(m->name, sizeof(m->name), "meas.user.%s",
 			 i ? "gauge" : "counter");
 	}
@@ -270,12 +233,13 @@ static int add_user(void)
 /* ---- help --------------------------------------------------------------- */
 
 /* Long help: what the semantics and instances of a metric mean. */
-enum { SEM_COUNTER, INDOM_DISK, INDOM_QLEN, INDOM_LAT };
+enum { SEM_COUNTER, INDOM_DISK, INDOM_QLEN, INDOM_LAT, INDOM_PROC };
 static const char *const help_part[] = {
 	"A counter: it only grows while meas holds the class (pmdameas holds it for its whole life); tools show its rate.",
 	"\nOne instance per disk meas has seen, named as PCP's disk.dev names it (the kernel's name). The disks beyond the module's max_disks are summed in an entry meas does not name; measctl iostat shows it as \"(others)\".",
 	"\nInstances DISK::N: requests that found N requests of the disk in flight when they entered its queue, N = 0..5, and DISK::6+ for six or more. One count per bucket, not cumulative.",
 	"\nInstances DISK::le=BOUND: requests of the group whose latency was at most BOUND seconds and more than the bound below (power-of-two nanoseconds, 2^10 to 2^34), DISK::le=+Inf for the rest. One count per bucket, not cumulative.",
+	"\nOne instance per entry of class 15's table, a live process or one that exited and keeps its last values until its entry is reused, named \"PID COMMAND\" as PCP's proc agent names processes.",
 };
 
 static const char *sem_text(const pmDesc *d)
@@ -303,6 +267,8 @@ static const char *indom_text(const struct pm_metric *m)
 		return help_part[INDOM_LAT];
 	case PM_INDOM_CLASS:
 		return "\nOne instance per class the agent holds, named by its number.";
+	case PM_INDOM_PROC:
+		return help_part[INDOM_PROC];
 	default:
 		return "\nOne instance per value of the label the exporter gives this family.";
 	}
@@ -321,6 +287,13 @@ static int build_one_line(size_t i)
 		break;
 	case PM_K_VERSION:
 		n = asprintf(&one_line[i], "The version of meas this agent was built from.");
+		break;
+	case PM_K_PROC:
+		n = asprintf(&one_line[i], "Per process: class 15 item %u, %s, as measctl ps shows it.",
+			     m->op, meas_proc_item_name(m->op));
+		break;
+	case PM_K_PROC0:
+		one_line[i] = (char *)mx_pcp_p0[m->op].help;
 		break;
 	case PM_K_LATSUM:
 		n = asprintf(&one_line[i], "Sum of the latencies: %s", h);
@@ -352,6 +325,9 @@ static int build_help(size_t i)
 		n = asprintf(&s, "Every %s item of the classes defined at run time (UPDATESTATISTICS, measctl define), held by the agent as they appear. Instances CLASS.SUBCLASS.ITEM, with #ENTRY when the subclass has several entries; the names are the definition's.\n%s",
 			     m->desc.sem == PM_SEM_COUNTER ? "counter" : "gauge",
 			     sem_text(&m->desc));
+	else if (m->kind == PM_K_PROC || m->kind == PM_K_PROC0)
+		n = asprintf(&s, "%s\n%s%s\nValues only while the agent holds class 15 (pmdameas -P): Documentation/pcp.rst.",
+			     one_line[i], sem_text(&m->desc), indom_text(m));
 	else
 		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's %s%s (tools/exporter/families.c).",
 			     one_line[i], sem_text(&m->desc), indom_text(m),
@@ -379,6 +355,8 @@ int pm_metrics_build(void)
 			return err;
 	}
 	err = add_user();
+	if (!err)
+		err = pm_proc_add();
 	if (!err)
 		err = pm_group_metrics();
 	if (err)
@@ -408,6 +386,8 @@ static const char *indom_oneline(unsigned int serial)
 		return "disk::latency bucket bound (seconds)";
 	case PM_INDOM_CLASS:
 		return "the classes the agent holds";
+	case PM_INDOM_PROC:
+		return "processes of class 15: PID COMMAND";
 	case PM_INDOM_USER_COUNTER:
 	case PM_INDOM_USER_GAUGE:
 		return "class.subclass.item[#entry] of user-defined classes";

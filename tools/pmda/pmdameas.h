@@ -9,6 +9,7 @@
  *   fetch.c    one read of the held classes per fetch, the instance
  *              domains (disks, histogram buckets, user-defined items)
  *              and the values
+ *   proc.c     class 15 with -P: meas.proc.* per process
  *   groups.c   process groups (meas.group.*), meas-exporter's groups
  *              (tools/exporter/groups.c) over an instance domain of names
  *   main.c     options, the daemon, the classes held for its life
@@ -40,8 +41,15 @@ enum pm_kind {
 	PM_K_VERSION,	/* the version of meas */
 	PM_K_START,	/* when each class was enabled, per class */
 	PM_K_USER,	/* user-defined items, per class, subclass, item, entry */
+	PM_K_PROC,	/* class 15: an item of each process */
+	PM_K_PROC0,	/* class 15: an item of the table's entry 0 */
 	PM_K_GROUP,	/* process groups (groups.c) */
 };
+
+/* Clusters of the metrics not in the table: above any family index. */
+#define PM_CLUSTER_USER	1000
+#define PM_CLUSTER_PROC	1001	/* and 1002 for meas.proc.table.* */
+#define PM_CLUSTER_GROUP	1100	/* meas.group.* (groups.c) */
 
 /* The instance domains (serial numbers). */
 enum pm_indom_serial {
@@ -51,6 +59,7 @@ enum pm_indom_serial {
 	PM_INDOM_CLASS,		/* classes held */
 	PM_INDOM_USER_COUNTER,	/* user-defined counters */
 	PM_INDOM_USER_GAUGE,	/* user-defined gauges */
+	PM_INDOM_PROC,		/* processes of class 15 */
 	PM_INDOM_FIXED0,	/* the first of the labels of subclass 0 */
 };
 
@@ -66,7 +75,7 @@ enum pm_indom_serial {
  * @kind: what it reads
  * @f: its family in the table, NULL for none
  * @se: its series (PM_K_FIXED, PM_K_DISK), or NULL
- * @op: its operation group (PM_K_LAT*)
+ * @op: its operation group (PM_K_LAT*), or item (PM_K_PROC*)
  * @indom_serial: its instance domain, or -1
  * @desc: type, semantics, units, PMID, instance domain
  */
@@ -83,6 +92,9 @@ struct pm_metric {
 /* ---- metrics.c ---------------------------------------------------- */
 
 int pm_metrics_build(void);
+struct pm_metric *pm_metric_add(const struct mx_family *f, enum pm_kind kind,
+				unsigned int cluster, unsigned int item);
+void pm_metric_indom(struct pm_metric *m, int serial);
 extern struct pm_metric *pm_metrics;
 extern size_t pm_nmetrics;
 /* Instance domains of subclass 0's labels: how many. */
@@ -92,15 +104,19 @@ const struct mx_family *pm_fixed_indom_family(unsigned int serial);
 int pm_text(int ident, int type, char **buffer, pmdaExt *pmda);
 void pm_print_pmns(FILE *f);
 void pm_print_domain(FILE *f);
-/* A metric with no family of the table, for another file to describe. */
-struct pm_metric *pm_metric_add(enum pm_kind kind, unsigned int cluster,
-				unsigned int item);
 
 /* ---- fetch.c ---------------------------------------------------------- */
 
 void pm_fetch_init(int domain);
 int pm_refresh(void);
 int pm_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
+
+/* ---- proc.c: class 15 (-P) ------------------------------------------- */
+
+int pm_proc_add(void);
+/* Read every entry when class 15 is @held on @fd; the processes of @indom. */
+void pm_proc_refresh(pmInDom indom, int held, int fd);
+int pm_proc_value(const struct pm_metric *pm, void *priv, pmAtomValue *atom);
 
 /* ---- groups.c --------------------------------------------------------- */
 
