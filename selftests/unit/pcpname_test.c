@@ -5,7 +5,7 @@
  * every class 0 item that watch shows, and every disk item that iostat
  * reads, is one series of the table (or one less another), so that an
  * archive of pmdameas holds it; the names are valid PMNS names and do
- * not collide.
+ * not collide; the process groups' are too.
  */
 #include <ctype.h>
 #include <string.h>
@@ -152,6 +152,29 @@ TEST(proc_names)
 	EXPECT_EQ(41, named);
 	for (i = 0; i < mx_pcp_np0; i++)
 		EXPECT_TRUE(pmns_valid(mx_pcp_p0[i].name));
+}
+
+TEST(group_names)
+{
+	char n[128], o[128];
+	unsigned int k, j;
+
+	mx_pcp_group_name(n, sizeof(n), &mx_grp_families[MX_GF_CPU]);
+	EXPECT_STREQ("meas.group.cpu", n);
+	mx_pcp_group_name(n, sizeof(n), &mx_grp_families[MX_GF_CAPPED]);
+	EXPECT_STREQ("meas.group.capped", n);
+	mx_pcp_group_name(n, sizeof(n), &mx_grp_families[MX_GF_LOST]);
+	EXPECT_STREQ("meas.group.exit_records_lost", n);
+	for (k = 0; k < MX_GF_NR; k++) {
+		mx_pcp_group_name(n, sizeof(n), &mx_grp_families[k]);
+		EXPECT_TRUE(pmns_valid(n)) TH_LOG("%s", n);
+		EXPECT_TRUE(mx_grp_families[k].help &&
+			    mx_grp_families[k].help[0]) TH_LOG("%s", n);
+		for (j = 0; j < k; j++) {
+			mx_pcp_group_name(o, sizeof(o), &mx_grp_families[j]);
+			EXPECT_STRNE(n, o);
+		}
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -3,15 +3,15 @@
  * meas-exporter: the meas counters as an OpenMetrics (and classic
  * Prometheus text) endpoint.  Documentation/exporter.rst.
  *
- *   families.c  the metric table: every family, its source item, unit
+ *   families.c  the metric table: every family, its source item, unit;
+ *               and the process groups' families
  *   pcpname.c   the table's names in PCP (pmdameas, measctl --archive)
  *   sub.c       a subclass read whole (shared with the PCP agent)
  *   scrape.c    one GETSTATISTICS per subclass, rendered by the table
  *   omtext.c    the two text formats
  *   hold.c      the classes held enabled for the exporter's life
- *   groups.c    process groups: class 15 records and exit records, and
- *               their families (rendered by scrape.c, served by the PCP
- *               agent)
+ *   groups.c    process groups: class 15 records and exit records (their
+ *               families are in families.c, rendered by scrape.c)
  *   grpconf.c   the group configuration file
  *   cgmap.c     cgroup v2 IDs to paths
  *   http.c      GET /metrics over libmicrohttpd, bounded
@@ -99,6 +99,9 @@ void mx_pcp_leaf(char *out, size_t len, const struct mx_family *f);
  */
 int mx_pcp_series_name(char *out, size_t len, const struct mx_family *f,
 		       const struct mx_series *se);
+struct mx_grp_family;
+/* The PCP metric of a process-group family (mx_grp_families[]). */
+void mx_pcp_group_name(char *out, size_t len, const struct mx_grp_family *f);
 /* The PCP metric of class 15 item @item; -1 for an unnamed item. */
 int mx_pcp_proc_name(char *out, size_t len, unsigned int item);
 
@@ -254,7 +257,10 @@ struct mx_grp_family {
 	int ns;
 };
 
-/* Indexed by enum mx_grp_field: the exporter and the PCP agent walk it. */
+/*
+ * Indexed by enum mx_grp_field (families.c): the exporter and the PCP
+ * agent walk it.
+ */
 extern const struct mx_grp_family mx_grp_families[MX_GF_NR];
 
 /* One group as a read left it; @name lives as long as the groups. */

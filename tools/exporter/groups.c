@@ -395,35 +395,6 @@ fail:
 	return err;
 }
 
-/*
- * The families of the groups, in the order the exporter renders them;
- * Documentation/exporter.rst and Documentation/pcp.rst list them.
- */
-const struct mx_grp_family mx_grp_families[MX_GF_NR] = {
-	[MX_GF_CPU] = { "meas_process_group_cpu_seconds", MX_COUNTER,
-		"seconds",
-		"CPU time of the group's processes, the exited included (class 15 item 36).",
-		1 },
-	[MX_GF_STOPS] = { "meas_process_group_stops", MX_COUNTER, "",
-		"Stops of the group's processes, every reason (class 15 items 18-24, 58, 59).",
-		0 },
-	[MX_GF_BYTES] = { "meas_process_group_disk_bytes", MX_COUNTER, "bytes",
-		"Bytes of the read and write bios the group's processes submitted (class 15 item 50).",
-		0 },
-	[MX_GF_EXITS] = { "meas_process_group_exits", MX_COUNTER, "",
-		"Processes of the group that exited (exit records).", 0 },
-	[MX_GF_PROCESSES] = { "meas_process_group_processes", MX_GAUGE, "",
-		"Processes of the group alive at this scrape.", 0 },
-	[MX_GF_CAPPED] = { "meas_process_groups_capped", MX_COUNTER, "",
-		"Processes put in group \"other\" because the group cap was reached.",
-		0 },
-	[MX_GF_LOST] = { "meas_process_exit_records_lost", MX_COUNTER, "",
-		"Exit records never received (sequence gaps): those processes' last gains are missing.",
-		0 },
-	[MX_GF_WALKS] = { "meas_process_group_cgroup_walks", MX_COUNTER, "",
-		"Walks of /sys/fs/cgroup to map new cgroup IDs to paths.", 0 },
-};
-
 /**
  * mx_groups_read() - one dump, then every group's counters
  * @r: where they go (zeroed the first time); its buffer is kept

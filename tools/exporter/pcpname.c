@@ -10,7 +10,8 @@
  * class 0 subclass 0 is meas.sched.LEAF, its label values instances; a
  * per-disk family is meas.disk.dev.LEAF[.VALUE], one metric per label
  * value, over the disk instances; the queue-length histogram is
- * meas.disk.LEAF over DISK::BUCKET instances.
+ * meas.disk.LEAF over DISK::BUCKET instances; a process-group family is
+ * meas.group.LEAF.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,10 +24,20 @@ static int is_disk(enum mx_src s)
 	       s == MX_SRC_QLEN || s == MX_SRC_LATHIST;
 }
 
+/* @n into @out without a "_seconds" suffix: PCP keeps units apart. */
+static void no_seconds(char *out, size_t len, const char *n)
+{
+	size_t l;
+
+	snprintf(out, len, "%s", n);
+	l = strlen(out);
+	if (l > 8 && !strcmp(out + l - 8, "_seconds"))
+		out[l - 8] = '\0';
+}
+
 void mx_pcp_leaf(char *out, size_t len, const struct mx_family *f)
 {
 	const char *n = f->name;
-	size_t l;
 
 	if (!strncmp(n, "meas_", 5))
 		n += 5;
@@ -34,10 +45,27 @@ void mx_pcp_leaf(char *out, size_t len, const struct mx_family *f)
 		n += 5;
 	if (f->src == MX_SRC_IO && !strncmp(n, "io_", 3))
 		n += 3;
-	snprintf(out, len, "%s", n);
-	l = strlen(out);
-	if (l > 8 && !strcmp(out + l - 8, "_seconds"))
-		out[l - 8] = '\0';
+	no_seconds(out, len, n);
+}
+
+/*
+ * A process-group family: meas.group.LEAF, the name without
+ * "meas_process_", a "group_" or "groups_" and "_seconds"
+ * (meas_process_group_cpu_seconds: meas.group.cpu).
+ */
+void mx_pcp_group_name(char *out, size_t len, const struct mx_grp_family *f)
+{
+	const char *n = f->name;
+	char l[96];
+
+	if (!strncmp(n, "meas_process_", 13))
+		n += 13;
+	if (!strncmp(n, "groups_", 7))
+		n += 7;
+	else if (!strncmp(n, "group_", 6))
+		n += 6;
+	no_seconds(l, sizeof(l), n);
+	snprintf(out, len, "meas.group.%s", l);
 }
 
 int mx_pcp_series_name(char *out, size_t len, const struct mx_family *f,

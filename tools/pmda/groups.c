@@ -11,8 +11,7 @@
  * once per fetch (one netlink dump).
  *
  * The metrics are the exporter's group families, in the same order, with
- * the same one-line help (mx_grp_families[]); their names drop the
- * "meas_process_" prefix, a "group_" or "groups_" and "_seconds".  The
+ * the same one-line help (mx_grp_families[]), named by pcpname.c.  The
  * group names are a pmdaCache instance domain saved in
  * $PCP_VAR_DIR/config/pmda, so that a group keeps its instance number
  * when the agent restarts, as PCP's own agents keep theirs.
@@ -69,24 +68,6 @@ uint32_t pm_groups_mask(void)
 	return pg.on ? 1U << MEAS_CLASS_PROC : 0;
 }
 
-/* The PCP leaf of a group family: meas_process_group_cpu_seconds: cpu. */
-static void group_leaf(char *out, size_t len, const struct mx_grp_family *f)
-{
-	const char *n = f->name;
-	size_t l;
-
-	if (!strncmp(n, "meas_process_", 13))
-		n += 13;
-	if (!strncmp(n, "groups_", 7))
-		n += 7;
-	else if (!strncmp(n, "group_", 6))
-		n += 6;
-	snprintf(out, len, "%s", n);
-	l = strlen(out);
-	if (l > 8 && !strcmp(out + l - 8, "_seconds"))
-		out[l - 8] = '\0';
-}
-
 /**
  * pm_group_metrics() - add meas.group.* to the agent's metrics
  *
@@ -100,15 +81,13 @@ int pm_group_metrics(void)
 	const struct mx_grp_family *f;
 	struct pm_metric *m;
 	unsigned int k;
-	char l[64];
 
 	for (k = 0; k < MX_GF_NR; k++) {
 		f = &mx_grp_families[k];
 		m = pm_metric_add(NULL, PM_K_GROUP, PM_CLUSTER_GROUP, k);
 		if (!m)
 			return -ENOMEM;
-		group_leaf(l, sizeof(l), f);
-		snprintf(m->name, sizeof(m->name), "meas.group.%s", l);
+		mx_pcp_group_name(m->name, sizeof(m->name), f);
 		m->desc.sem = f->type == MX_COUNTER ? PM_SEM_COUNTER :
 						      PM_SEM_INSTANT;
 		if (f->ns)
