@@ -4,15 +4,18 @@
  * inode number of its directory in the cgroup2 file system, so one walk
  * of /sys/fs/cgroup (directories only) maps every ID.  The map is
  * walked again only when an ID is unknown and newer than every ID of the
- * last walk (the kernel hands out IDs in increasing order), at most once
- * per refresh period; an older unknown ID is a cgroup removed before it
- * was seen, and stays unknown.
+ * last walk (the kernel hands out IDs in increasing order): a cgroup
+ * made since.  An older unknown ID is a cgroup removed before a walk
+ * could see it, and stays unknown; so does a newer one that the walk
+ * it caused does not find (removed already), so that it causes no
+ * other.  Each cgroup thus costs at most one walk, and one walk maps
+ * every cgroup made before it: no limit in time is needed, and none
+ * would be right (a cgroup made within it would go unseen).
  */
 #include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exporter.h"
 
@@ -28,7 +31,6 @@ static struct {
 	size_t cap;		/* a power of two */
 	size_t n;
 	uint64_t max_id;
-	double last_walk;
 	unsigned long walks;
 } cgm;
 
@@ -92,17 +94,8 @@ static int cg_visit(const char *path, const struct stat *st, int type,
 	return cg_put(st->st_ino, *rel ? rel : "/") ? -1 : 0;
 }
 
-static double cg_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void cg_walk(void)
 {
-	cgm.last_walk = cg_now();
 	cgm.walks++;
 	/* Directories only; FTW_MOUNT: not into other file systems. */
 	nftw(CGMAP_ROOT, cg_visit, 32, FTW_PHYS | FTW_MOUNT);
@@ -127,14 +120,16 @@ const char *mx_cgmap_path(uint64_t id)
 		if (e->path)
 			return e->path;
 	}
-	if ((cgm.walks && id <= cgm.max_id) ||
-	    (cgm.walks && cg_now() - cgm.last_walk < MX_CGMAP_REFRESH_S))
+	if (cgm.walks && id <= cgm.max_id)
 		return NULL;
 	cg_walk();
-	if (!cgm.cap)
-		return NULL;
-	e = cg_slot(cgm.ent, cgm.cap, id);
-	return e->path;
+	e = cgm.cap ? cg_slot(cgm.ent, cgm.cap, id) : NULL;
+	if (e && e->path)
+		return e->path;
+	/* made and removed before this walk: never walk for it again */
+	if (id > cgm.max_id)
+		cgm.max_id = id;
+	return NULL;
 }
 
 /* How many times /sys/fs/cgroup was walked. */

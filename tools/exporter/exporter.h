@@ -199,7 +199,6 @@ int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,
 #define MX_GRP_DEPTH_MAX	16
 #define MX_GRP_MAX_DEFAULT	64
 #define MX_GRP_MAX_LIMIT	4096
-#define MX_CGMAP_REFRESH_S	1.0
 
 /* One "group NAME PATTERN..." line. */
 struct mx_grprule {
