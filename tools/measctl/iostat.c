@@ -284,7 +284,7 @@ static int io_replay(struct cmd_ctx *ctx, const struct iostat_args *w)
 	struct replay r;
 	uint64_t n = 0;
 	bool have = false;
-	int rc, got;
+	int rc, got = 0;
 
 	rc = replay_open(ctx, &w->arch, srcs, &r);
 	if (rc)

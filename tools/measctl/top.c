@@ -252,7 +252,7 @@ static int top_replay(struct cmd_ctx *ctx, const struct top_args *t)
 	struct replay r;
 	uint64_t n = 0;
 	bool have = false;
-	int rc, got, err;
+	int rc, got = 0, err;
 
 	rc = replay_open_proc(ctx, &t->arch, &r);
 	if (rc)

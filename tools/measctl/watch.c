@@ -118,7 +118,7 @@ static int watch_replay(struct cmd_ctx *ctx, const struct watch_args *w)
 	struct replay r;
 	uint64_t n = 0;
 	bool have = false;
-	int rc, got;
+	int rc, got = 0;
 
 	rc = replay_open(ctx, &w->arch, 1U << MX_SRC_FIXED, &r);
 	if (rc)
