@@ -162,7 +162,7 @@ io=$((20000 * scale))
 # about 5 s under TCG, a thousand ticks: at 60 million (0.3 s) the 60
 # ticks of a run left the cost of one to chance within 17%
 spin=$((1000000000 * scale))
-svc=$((200000 * scale))
+svc=$((800000 * scale))
 
 rmmod null_blk 2>/dev/null || true
 modprobe null_blk queue_mode=2 nr_devices=1 gb=4 irqmode=0
