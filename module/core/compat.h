@@ -44,6 +44,22 @@
 #endif
 
 /*
+ * When the scheduler queued @p on a run queue, on the clock local_clock()
+ * reads (rq_clock(), sched_clock_cpu()), or 0.  A sleeper's wakeup sets
+ * it in enqueue_task() before sched_wakeup fires, and its switch-in
+ * clears it: schedstat's run_delay is measured from it.  The kernel keeps
+ * it with CONFIG_SCHED_INFO (TASKSTATS, SCHEDSTATS); without, 0.
+ */
+static inline u64 meas_task_queued_at(const struct task_struct *p)
+{
+#ifdef CONFIG_SCHED_INFO
+	return READ_ONCE(p->sched_info.last_queued);
+#else
+	return 0;
+#endif
+}
+
+/*
  * sched_process_exit passes group_dead (whether the process ends with
  * this thread) since 6.16; the probes take the task only.
  */

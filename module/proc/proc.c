@@ -209,6 +209,19 @@ void meas_proc_switch(struct proc_tab *tab, bool preempt,
 }
 
 /*
+ * When a sleeper's pause ended: the scheduler queued it a moment ago and
+ * kept the time (meas_task_queued_at()), so there is no clock to read.
+ * A time before the pause began is not this wakeup's (a kernel that
+ * keeps none, or a queueing meas did not see): then the clock's.
+ */
+static u64 proc_woken_at(struct proc_thr *t, struct task_struct *p)
+{
+	u64 at = meas_task_queued_at(p);
+
+	return at && at >= t->since ? at : local_clock();
+}
+
+/*
  * A sleeping thread is woken: its pause ends.  A sleep its own timer
  * ended is a timed-out stop rather than the stop it began as.  Class
  * 15's part of a wakeup (sched/sched.c).
@@ -220,7 +233,7 @@ void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p)
 
 	if (!t || READ_ONCE(t->st) != PT_SLEEP)
 		return;
-	now = local_clock();
+	now = proc_woken_at(t, p);
 	raw_write_seqcount_begin(&t->seq);
 	t->cnt[proc_pause_of(t->reason)] += proc_delta(now, t->since);
 	if (READ_ONCE(t->timer)) {
