@@ -412,11 +412,18 @@ TEST_F(proc, allpins_reads_every_entry)
 	size_t n = 0, i;
 	int rc = -9, found = 0;
 	struct meas_procstats p = { 0 };
-	uint64_t small[8];
+	uint64_t small[8], hw0, hw1;
 
+	/* processes made meanwhile (a kworker) can raise the high water */
+	hw0 = header_item(self->fd, MEAS_P0_HIGH_WATER);
 	ASSERT_EQ(0, meas_proc_all(self->fd, &all, &n, &rc));
 	ASSERT_EQ(MEAS_PROC_OK, rc);
-	EXPECT_EQ(header_item(self->fd, MEAS_P0_HIGH_WATER) + 1, n);
+	hw1 = header_item(self->fd, MEAS_P0_HIGH_WATER);
+	EXPECT_LE(hw0 + 1, n);
+	EXPECT_GE(hw1 + 1, n);
+	if (hw0 != hw1)
+		TH_LOG("high water %llu before the read, %llu after",
+		       (unsigned long long)hw0, (unsigned long long)hw1);
 	EXPECT_EQ(MEAS_PROC_ITEMS, all[MEAS_P0_ENTRY_SIZE]);
 	/* the kernel's clock at the start and the end of the read (ABI 2),
 	 * before the next read's */
@@ -440,7 +447,8 @@ TEST_F(proc, allpins_reads_every_entry)
 	p.buflen = sizeof(small);
 	EXPECT_EQ(-ENOBUFS, meas_getprocstats(self->fd, &p));
 	EXPECT_EQ(MEAS_PROC_BOUNDS, p.result);
-	EXPECT_EQ(n, p.words);
+	EXPECT_LE(n, p.words);
+	EXPECT_GE(header_item(self->fd, MEAS_P0_HIGH_WATER) + 1, p.words);
 }
 
 TEST(not_enabled)
