@@ -1466,4 +1466,72 @@ TEST_F(proc, disable_and_reenable_starts_afresh)
 	EXPECT_EQ(0, h[MEAS_P0_EXIT_SEQ]);
 }
 
+/* Ping-pong with a child of its own through two pipes, at most @n times. */
+static void pingpong_with_child(long n)
+{
+	int a[2], b[2];
+	char x = 0;
+	pid_t kid;
+
+	if (pipe(a) || pipe(b))
+		_exit(1);
+	kid = fork();
+	if (!kid) {
+		while (read(a[0], &x, 1) == 1 && write(b[1], &x, 1) == 1)
+			;
+		_exit(0);
+	}
+	while (n-- > 0 && write(a[1], &x, 1) == 1 && read(b[0], &x, 1) == 1)
+		;
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	_exit(0);
+}
+
+/*
+ * A process that sleeps and is woken thousands of times a second, read
+ * as fast as we can for two seconds: no time item ever goes back.  A
+ * reader that sees a thread asleep while the scheduler is waking it must
+ * end its pause where the wakeup probe will (Documentation/class15.rst).
+ */
+TEST_F(proc, time_items_never_go_back)
+{
+	static const unsigned int items[] = {
+		MEAS_P_CPU_TIME, MEAS_P_PAUSE_DISC, MEAS_P_PAUSE_IO,
+		MEAS_P_PAUSE_TERMINAL, MEAS_P_PAUSE_IMPEDED,
+		MEAS_P_PAUSE_ACTIVE, MEAS_P_PAUSE_JOBCTL,
+	};
+	uint64_t prev[MEAS_PROC_ITEMS], e[MEAS_PROC_ITEMS];
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + 2000000000ULL;
+	unsigned int i, back = 0;
+	long reads;
+	pid_t pid = fork();
+
+	if (!pid)
+		pingpong_with_child(1000000);
+	ASSERT_LT(0, pid);
+	usleep(100000);
+	ASSERT_EQ(0, entry_of(self->fd, pid, prev));
+	for (reads = 0; reads < 200000 && now_ns(CLOCK_MONOTONIC) < end;
+	     reads++) {
+		ASSERT_EQ(0, entry_of(self->fd, pid, e));
+		for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+			if (e[items[i]] >= prev[items[i]])
+				continue;
+			if (back++ < 5)
+				TH_LOG("item %u went back by %llu ns", items[i],
+				       (unsigned long long)(prev[items[i]] -
+							    e[items[i]]));
+		}
+		memcpy(prev, e, sizeof(e));
+	}
+	TH_LOG("%ld reads, %llu switches", reads,
+	       (unsigned long long)e[MEAS_P_LAUNCHES]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	EXPECT_EQ(0, back);
+	/* it did sleep and wake while we read */
+	EXPECT_LT(100, e[MEAS_P_LAUNCHES]);
+}
+
 TEST_HARNESS_MAIN

@@ -143,9 +143,41 @@ static unsigned int proc_stop_reason(bool preempt, struct task_struct *prev,
 	return reason;
 }
 
+/*
+ * Where the pause of a sleeping thread being woken ends: the time the
+ * scheduler queued it (meas_task_queued_at()), if that is not before the
+ * pause began (@since); else 0.
+ */
+static u64 proc_queued_since(const struct task_struct *p, u64 since)
+{
+	u64 at = meas_task_queued_at(p);
+
+	return at >= since ? at : 0;
+}
+
+/*
+ * The end of a thread's current state, in its write section: @now, or
+ * later if a reader has already shown the state lasting longer.  Where
+ * sched_clock is unstable, another CPU's clock can be ahead of this one
+ * by up to a tick; ending the state before what a reader showed would
+ * take time back from a counter.  The barrier pairs with the reader's
+ * (procread.c): either it sees this section begun and retries, or this
+ * sees how far it went.
+ */
+static u64 proc_end(struct proc_thr *t, u64 now)
+{
+	u64 seen;
+
+	/* the section's begin before the load: pairs with procread_seen() */
+	smp_mb();
+	seen = READ_ONCE(t->seen);
+	return seen > now ? seen : now;
+}
+
 static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
 {
 	raw_write_seqcount_begin(&t->seq);
+	now = proc_end(t, now);
 	if (t->st == PT_ON_CPU)
 		t->cnt[PC_CPU] += proc_delta(now, t->since);
 	t->cnt[reason]++;
@@ -156,13 +188,32 @@ static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
 	raw_write_seqcount_end(&t->seq);
 }
 
-static void proc_switch_in(struct proc_thr *t, u64 now)
+/*
+ * A thread entered asleep whose wakeup came before its record: its pause
+ * ends where the scheduler queued it, but not before what a reader
+ * showed, nor after @end.
+ */
+static void proc_woken_unseen(struct proc_thr *t, struct task_struct *p,
+			      u64 end)
+{
+	u64 at = proc_queued_since(p, t->since);
+
+	at = max(at, READ_ONCE(t->seen));
+	if (!at || at > end)
+		at = end;
+	t->cnt[proc_pause_of(t->reason)] += proc_delta(at, t->since);
+	t->cnt[PC_P_ACTIVE] += end - at;
+}
+
+static void proc_switch_in(struct proc_thr *t, struct task_struct *p,
+			   u64 now)
 {
 	raw_write_seqcount_begin(&t->seq);
+	now = proc_end(t, now);
 	if (t->st == PT_RUNNABLE)
 		t->cnt[PC_P_ACTIVE] += proc_delta(now, t->since);
-	else if (t->st == PT_SLEEP)	/* entered asleep, woken unseen */
-		t->cnt[proc_pause_of(t->reason)] += proc_delta(now, t->since);
+	else if (t->st == PT_SLEEP)
+		proc_woken_unseen(t, p, now);
 	t->cnt[PC_LAUNCH]++;
 	t->st = PT_ON_CPU;
 	t->since = now;
@@ -203,22 +254,19 @@ void meas_proc_switch(struct proc_tab *tab, bool preempt,
 	t = meas_proctab_find(tab, next);
 	if (!t)
 		return;
-	proc_switch_in(t, now);
+	proc_switch_in(t, next, now);
 	pc->task = next;
 	pc->rec = t;
 }
 
 /*
  * When a sleeper's pause ended: the scheduler queued it a moment ago and
- * kept the time (meas_task_queued_at()), so there is no clock to read.
- * A time before the pause began is not this wakeup's (a kernel that
- * keeps none, or a queueing meas did not see): then the clock's.
+ * kept the time, so there is no clock to read, but where the kernel
+ * keeps none (proc_queued_since()).
  */
 static u64 proc_woken_at(struct proc_thr *t, struct task_struct *p)
 {
-	u64 at = meas_task_queued_at(p);
-
-	return at && at >= t->since ? at : local_clock();
+	return proc_queued_since(p, t->since) ?: local_clock();
 }
 
 /*
@@ -235,6 +283,7 @@ void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p)
 		return;
 	now = proc_woken_at(t, p);
 	raw_write_seqcount_begin(&t->seq);
+	now = proc_end(t, now);
 	t->cnt[proc_pause_of(t->reason)] += proc_delta(now, t->since);
 	if (READ_ONCE(t->timer)) {
 		t->cnt[t->reason]--;

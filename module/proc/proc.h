@@ -76,6 +76,7 @@ enum proc_tstate {
  * @slot: the process's slot
  * @seq: guards @since, @st, @reason and the time counters for readers
  * @since: start of the current state (local_clock)
+ * @seen: how far a reader has shown the current state: it ends no earlier
  * @last_in: time of the last switch-in
  * @last_out: time of the last switch-out
  * @cpu: CPU of the last switch-in
@@ -96,6 +97,7 @@ struct proc_thr {
 	u32 slot;
 	seqcount_t seq;
 	u64 since;
+	u64 seen;
 	u64 last_in;
 	u64 last_out;
 	u16 cpu;

@@ -277,6 +277,7 @@ static void thr_init_state(struct proc_thr *t, struct task_struct *p,
 	t->st = PT_NEW;
 	t->reason = 0;
 	t->since = now;
+	t->seen = 0;
 	if (!scan)
 		return;
 	if (READ_ONCE(p->on_cpu))
