@@ -735,4 +735,76 @@ TEST_F(meas, fork_exec_exit_and_timeouts_counted)
 	EXPECT_LE(5, v1[MEAS_C0_WAKEUPS_NEW] - v0[MEAS_C0_WAKEUPS_NEW]);
 }
 
+/* Two processes that wake each other through pipes, until killed. */
+static pid_t start_pingpong(void)
+{
+	int a[2], b[2];
+	char x = 0;
+	pid_t pid;
+
+	if (pipe(a) || pipe(b))
+		return -1;
+	pid = fork();
+	if (pid) {
+		close(a[0]);
+		close(a[1]);
+		close(b[0]);
+		close(b[1]);
+		return pid;
+	}
+	/* each end open once: when one side dies, the other reads EOF */
+	if (fork()) {
+		close(a[0]);
+		close(b[1]);
+		while (write(a[1], &x, 1) == 1 && read(b[0], &x, 1) == 1)
+			;
+	} else {
+		close(a[1]);
+		close(b[0]);
+		while (read(a[0], &x, 1) == 1 && write(b[1], &x, 1) == 1)
+			;
+	}
+	_exit(0);
+}
+
+/*
+ * Class 0's time items read as fast as we can for two seconds while
+ * CPUs switch thousands of times a second: none ever goes back (the
+ * running segment a GET adds is never more than the switch then adds).
+ */
+TEST_F(meas, time_items_never_go_back)
+{
+	static const unsigned int items[] = {
+		MEAS_C0_TIME_CPU, MEAS_C0_TIME_IDLE, MEAS_C0_TIME_DISC,
+	};
+	uint64_t prev[MEAS_C0_FIXED_ITEMS], v[MEAS_C0_FIXED_ITEMS];
+	unsigned int i, back = 0;
+	double end;
+	long reads;
+	pid_t pid;
+	int rc;
+
+	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
+	pid = start_pingpong();
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, read_c0(self->fd, prev));
+	end = now_s() + 2;
+	for (reads = 0; reads < 200000 && now_s() < end; reads++) {
+		ASSERT_EQ(0, read_c0(self->fd, v));
+		for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+			if (v[items[i]] >= prev[items[i]])
+				continue;
+			if (back++ < 5)
+				TH_LOG("item %u went back by %llu ns", items[i],
+				       (unsigned long long)(prev[items[i]] -
+							    v[items[i]]));
+		}
+		memcpy(prev, v, sizeof(v));
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	TH_LOG("%ld reads", reads);
+	EXPECT_EQ(0, back);
+}
+
 TEST_HARNESS_MAIN
