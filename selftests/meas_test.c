@@ -415,10 +415,15 @@ TEST_F(meas, get_clock_stamps_bracket_each_read)
 	ASSERT_EQ(0, read_c0(self->fd, b));
 	EXPECT_LT(0, a[MEAS_C0_CLOCK_START]);
 	EXPECT_LE(a[MEAS_C0_CLOCK_START], a[MEAS_C0_CLOCK_END]);
-	EXPECT_LT(a[MEAS_C0_CLOCK_END], b[MEAS_C0_CLOCK_START]);
+	EXPECT_LE(a[MEAS_C0_CLOCK_END], b[MEAS_C0_CLOCK_START]);
 	EXPECT_LE(b[MEAS_C0_CLOCK_START], b[MEAS_C0_CLOCK_END]);
-	/* 20 ms apart at least, on the kernel's clock */
-	EXPECT_LE(20000000ULL, b[MEAS_C0_CLOCK_START] - a[MEAS_C0_CLOCK_END]);
+	/*
+	 * 20 ms apart, on the kernel's clock, less a tick: where sched_clock
+	 * is unstable (TCG) local_clock() stops at a tick past the last
+	 * tick's time until the next one, and a loaded host delays ticks
+	 * (seen: 18.98 ms).  4 ms is a tick at HZ=250, Debian's.
+	 */
+	EXPECT_LE(16000000ULL, b[MEAS_C0_CLOCK_START] - a[MEAS_C0_CLOCK_END]);
 }
 
 /* FGETSTATISTICS: absurd arguments never fault or overrun */

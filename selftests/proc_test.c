@@ -429,7 +429,8 @@ TEST_F(proc, allpins_reads_every_entry)
 	 * before the next read's */
 	EXPECT_LT(0, all[MEAS_P0_CLOCK_START]);
 	EXPECT_LE(all[MEAS_P0_CLOCK_START], all[MEAS_P0_CLOCK_END]);
-	EXPECT_LT(all[MEAS_P0_CLOCK_END],
+	/* not less than: local_clock() can stand still while ticks are late */
+	EXPECT_LE(all[MEAS_P0_CLOCK_END],
 		  header_item(self->fd, MEAS_P0_CLOCK_START));
 	for (i = 1; i < n; i++) {
 		e = all + i * MEAS_PROC_ITEMS;
