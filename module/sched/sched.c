@@ -33,6 +33,7 @@ struct sched_cpu {
 	u64 item[MEAS_C0_FIXED_ITEMS];
 	seqcount_t seq;		/* guards the fields below and time items */
 	u64 since;		/* start of the running segment */
+	u64 seen;		/* a reader showed it up to here */
 	bool valid;		/* segment state known */
 	bool idle;		/* the idle task runs */
 	bool disc;		/* idle right after an iowait stop */
@@ -67,6 +68,38 @@ static unsigned int sched_stop_reason(bool preempt, struct task_struct *prev,
 	return sched_stop_item[meas_stop_classify(sw)];
 }
 
+/*
+ * The end of the running segment, in the write section: @now, or later if
+ * a reader already showed it longer (the switch's time is stamped before
+ * sched_switch fires; a reader on another CPU reads the clock itself).
+ * The barrier pairs with sched_seen(): either the reader retries or this
+ * sees how far it went.
+ */
+static u64 sched_seg_end(struct sched_cpu *sc, u64 now)
+{
+	u64 seen;
+
+	/* the section's begin before the load: pairs with sched_seen() */
+	smp_mb();
+	seen = READ_ONCE(sc->seen);
+	return seen > now ? seen : now;
+}
+
+/* A reader showed the running segment up to @now: it ends no earlier. */
+static void sched_seen(struct sched_cpu *sc, u64 now)
+{
+	u64 old = READ_ONCE(sc->seen), cur;
+
+	while (old < now) {
+		cur = cmpxchg64(&sc->seen, old, now);
+		if (cur == old)
+			break;
+		old = cur;
+	}
+	/* the store before the retry's load: pairs with sched_seg_end() */
+	smp_mb();
+}
+
 /* Close the running segment at @now; called with interrupts off. */
 static void sched_close_segment(struct sched_cpu *sc, u64 now)
 {
@@ -91,6 +124,7 @@ static void c0_switch(bool preempt, struct task_struct *prev,
 	bool to_idle = is_idle_task(next);
 
 	raw_write_seqcount_begin(&sc->seq);
+	now = sched_seg_end(sc, now);
 	if (sc->valid)
 		sched_close_segment(sc, now);
 	sc->since = now;
@@ -167,8 +201,9 @@ static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
  * (class 0's inline).  Two probes on one tracepoint cost the
  * tracepoint's iterator and an indirect call each (154 instructions a
  * ping-pong round trip with both classes, make bench-insn), and each
- * read the clock (90 instructions in the test VM): a switch now reads it
- * once for both.
+ * read the clock (90 instructions in the test VM): a switch now takes
+ * the time the scheduler stamped for it (meas_switch_clock()), once for
+ * both.
  *
  * What is enabled changes under meas_sir.  A class's part is published
  * once what it touches exists, and withdrawn before its detach waits for
@@ -184,7 +219,7 @@ static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	/* pairs with the attach's release: what the part touches exists */
 	struct proc_tab *tab = smp_load_acquire(&hook_tab);
-	u64 now = local_clock();
+	u64 now = meas_switch_clock(prev, next);
 
 	/* pairs with meas_hook_attach_c0(): sched_cpus is set */
 	if (smp_load_acquire(&hook_c0))
@@ -335,7 +370,7 @@ static int sched_cpu_dead(unsigned int cpu)
 	local_irq_save(flags);
 	raw_write_seqcount_begin(&sc->seq);
 	if (sc->valid)
-		sched_close_segment(sc, local_clock());
+		sched_close_segment(sc, sched_seg_end(sc, local_clock()));
 	sc->valid = false;
 	raw_write_seqcount_end(&sc->seq);
 	local_irq_restore(flags);
@@ -417,10 +452,11 @@ static void sched_fold_time(u64 *out, int cpu)
 		valid = sc->valid;
 		in_idle = sc->idle;
 		in_disc = sc->disc;
+		now = cpu_clock(cpu);
+		sched_seen(sc, now);
 	} while (read_seqcount_retry(&sc->seq, seq));
 
 	if (valid && cpu_online(cpu)) {
-		now = cpu_clock(cpu);
 		d = now > since ? now - since : 0;
 		if (!in_idle)
 			busy += d;
