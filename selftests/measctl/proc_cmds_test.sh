@@ -68,7 +68,10 @@ check "top -i 0 is a usage error" '[ $rc = 2 ]'
 # No share of an interval above its bound (issue 19: sleeping threads
 # showed %IMP of 100.3-100.5, the kernel's paused time over measctl's
 # interval): every single-threaded process, sleepers among them, within
-# 100% in each state, over 8 intervals.
+# 100% in each state, over 8 intervals.  Within 100.05%: a thread's
+# times are taken on the clocks of the CPUs it ran and woke on, the
+# interval on the reader's, and where sched_clock is unstable (TCG)
+# CPUs' clocks differ by up to microseconds (seen: 100.0000x%).
 sleepers=
 for i in 1 2 3 4; do
 	sleep 60 &
@@ -94,14 +97,14 @@ for line in open(sys.argv[1]):
         pcts += [100.0 * v / 1e9 / secs for v in p["paused_ns"].values()]
         pcts += list(p.get("paused_pct", {}).values())
         worst = max([worst] + pcts)
-        if max(pcts) > 100.0:
+        if max(pcts) > 100.05:
             bad.append("%s %s %.4f" % (p["pid"], p["command"], max(pcts)))
 print("processes %d, highest share %.4f%%" % (n, worst))
 print("\n".join(bad[:10]))
 sys.exit(0 if n and not bad else 1)
 PY
 py=$?
-check "top: no single-threaded process above 100% in an interval ($(head -1 "$T/out"))" \
+check "top: no single-threaded process above 100% in an interval ($(head -1 "$T/out"); $(sed -n 2p "$T/out"))" \
 	'[ $rc = 0 ] && [ $py = 0 ]'
 
 "$M" --json top -n 2 -i 0.2 >"$T/top.jsonl" 2>"$T/err"
