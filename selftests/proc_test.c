@@ -744,13 +744,16 @@ static bool cpu_and_wait_run(struct __test_metadata *_metadata, int fd,
 }
 
 /*
- * Up to five runs until one agrees.  The scheduler stamps the ends of a
- * wait with its run queue's clock, updated a little before in the same
- * wakeup or switch, meas with local_clock() read then: a TCG guest whose
- * host stalls it between the two moves the stall from one item to the
- * other, or adds it to one (about one run in 40 while another VM ran,
- * on both kernels: 224 ms on a CPU against schedstat's 240, 200 ms
- * waiting against 184).  A real difference is in every run.
+ * Up to five runs until one agrees.  meas takes the ends of a slice and
+ * of a wait from the scheduler's own stamps (se.exec_start at a switch,
+ * sched_info.last_queued at a wakeup), so the CPU time is schedstat's to
+ * the nanosecond; a state a reader has shown can still end later than
+ * the stamp (Documentation/class15.rst, "Time items never go back").
+ * Before those stamps, meas read local_clock() a moment after the
+ * scheduler's clock, and a TCG host stalling the guest in between moved
+ * the stall from one item to the other (about one run in 40 while
+ * another VM ran: 224 ms on a CPU against schedstat's 240).  A real
+ * difference is in every run.
  */
 TEST_F(proc, cpu_and_wait_match_schedstat)
 {
