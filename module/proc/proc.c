@@ -37,6 +37,7 @@
 #include <asm/unistd.h>
 #include "proc.h"
 #include "core/compat.h"
+#include "core/seen.h"
 #include "core/class.h"
 #include "core/xds.h"
 #include "core/tp.h"
@@ -155,29 +156,10 @@ static u64 proc_queued_since(const struct task_struct *p, u64 since)
 	return at >= since ? at : 0;
 }
 
-/*
- * The end of a thread's current state, in its write section: @now, or
- * later if a reader has already shown the state lasting longer.  Where
- * sched_clock is unstable, another CPU's clock can be ahead of this one
- * by up to a tick; ending the state before what a reader showed would
- * take time back from a counter.  The barrier pairs with the reader's
- * (procread.c): either it sees this section begun and retries, or this
- * sees how far it went.
- */
-static u64 proc_end(struct proc_thr *t, u64 now)
-{
-	u64 seen;
-
-	/* the section's begin before the load: pairs with procread_seen() */
-	smp_mb();
-	seen = READ_ONCE(t->seen);
-	return seen > now ? seen : now;
-}
-
 static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
 {
 	raw_write_seqcount_begin(&t->seq);
-	now = proc_end(t, now);
+	now = meas_seen_end(&t->seen, now);
 	if (t->st == PT_ON_CPU)
 		t->cnt[PC_CPU] += proc_delta(now, t->since);
 	t->cnt[reason]++;
@@ -209,7 +191,7 @@ static void proc_switch_in(struct proc_thr *t, struct task_struct *p,
 			   u64 now)
 {
 	raw_write_seqcount_begin(&t->seq);
-	now = proc_end(t, now);
+	now = meas_seen_end(&t->seen, now);
 	if (t->st == PT_RUNNABLE)
 		t->cnt[PC_P_ACTIVE] += proc_delta(now, t->since);
 	else if (t->st == PT_SLEEP)
@@ -283,7 +265,7 @@ void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p)
 		return;
 	now = proc_woken_at(t, p);
 	raw_write_seqcount_begin(&t->seq);
-	now = proc_end(t, now);
+	now = meas_seen_end(&t->seen, now);
 	t->cnt[proc_pause_of(t->reason)] += proc_delta(now, t->since);
 	if (READ_ONCE(t->timer)) {
 		t->cnt[t->reason]--;

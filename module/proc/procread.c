@@ -31,8 +31,8 @@
 #include <linux/utsname.h>
 #include <linux/mm.h>
 #include <linux/string.h>
-#include <linux/atomic.h>
 #include "proc.h"
+#include "core/seen.h"
 #include "core/class.h"
 
 /**
@@ -162,25 +162,6 @@ static const u8 procread_state_item[PC_NR] = {
 };
 
 /*
- * Tell the thread's writer how far this reader shows its current state:
- * the writer will not end it earlier (proc.c, proc_end()).  The barrier
- * orders this before the read that decides whether to retry.
- */
-static void procread_seen(struct proc_thr *t, u64 now)
-{
-	u64 old = READ_ONCE(t->seen), cur;
-
-	while (old < now) {
-		cur = cmpxchg64(&t->seen, old, now);
-		if (cur == old)
-			break;
-		old = cur;
-	}
-	/* the store before the retry's load: pairs with proc_end() */
-	smp_mb();
-}
-
-/*
  * Add one live thread: its counters, and the part of its current state
  * so far (on a CPU, runnable, or paused for the reason it stopped).
  */
@@ -201,7 +182,7 @@ static void procread_thr(struct proc_thr *t, u64 *e, u64 now,
 		st = t->st;
 		reason = t->reason;
 		cpu = t->cpu;
-		procread_seen(t, now);
+		meas_seen_raise(&t->seen, now);
 	} while (read_seqcount_retry(&t->seq, seq));
 
 	for (i = 0; i < PC_NR; i++)

@@ -27,6 +27,7 @@
 #include "hook.h"
 #include "stop.h"
 #include "core/compat.h"
+#include "core/seen.h"
 #include "core/inject.h"
 
 struct sched_cpu {
@@ -68,38 +69,6 @@ static unsigned int sched_stop_reason(bool preempt, struct task_struct *prev,
 	return sched_stop_item[meas_stop_classify(sw)];
 }
 
-/*
- * The end of the running segment, in the write section: @now, or later if
- * a reader already showed it longer (the switch's time is stamped before
- * sched_switch fires; a reader on another CPU reads the clock itself).
- * The barrier pairs with sched_seen(): either the reader retries or this
- * sees how far it went.
- */
-static u64 sched_seg_end(struct sched_cpu *sc, u64 now)
-{
-	u64 seen;
-
-	/* the section's begin before the load: pairs with sched_seen() */
-	smp_mb();
-	seen = READ_ONCE(sc->seen);
-	return seen > now ? seen : now;
-}
-
-/* A reader showed the running segment up to @now: it ends no earlier. */
-static void sched_seen(struct sched_cpu *sc, u64 now)
-{
-	u64 old = READ_ONCE(sc->seen), cur;
-
-	while (old < now) {
-		cur = cmpxchg64(&sc->seen, old, now);
-		if (cur == old)
-			break;
-		old = cur;
-	}
-	/* the store before the retry's load: pairs with sched_seg_end() */
-	smp_mb();
-}
-
 /* Close the running segment at @now; called with interrupts off. */
 static void sched_close_segment(struct sched_cpu *sc, u64 now)
 {
@@ -124,7 +93,7 @@ static void c0_switch(bool preempt, struct task_struct *prev,
 	bool to_idle = is_idle_task(next);
 
 	raw_write_seqcount_begin(&sc->seq);
-	now = sched_seg_end(sc, now);
+	now = meas_seen_end(&sc->seen, now);
 	if (sc->valid)
 		sched_close_segment(sc, now);
 	sc->since = now;
@@ -370,7 +339,7 @@ static int sched_cpu_dead(unsigned int cpu)
 	local_irq_save(flags);
 	raw_write_seqcount_begin(&sc->seq);
 	if (sc->valid)
-		sched_close_segment(sc, sched_seg_end(sc, local_clock()));
+		sched_close_segment(sc, meas_seen_end(&sc->seen, local_clock()));
 	sc->valid = false;
 	raw_write_seqcount_end(&sc->seq);
 	local_irq_restore(flags);
@@ -453,7 +422,7 @@ static void sched_fold_time(u64 *out, int cpu)
 		in_idle = sc->idle;
 		in_disc = sc->disc;
 		now = cpu_clock(cpu);
-		sched_seen(sc, now);
+		meas_seen_raise(&sc->seen, now);
 	} while (read_seqcount_retry(&sc->seq, seq));
 
 	if (valid && cpu_online(cpu)) {
