@@ -744,16 +744,13 @@ static bool cpu_and_wait_run(struct __test_metadata *_metadata, int fd,
 }
 
 /*
- * Up to five runs until one agrees.  meas takes the ends of a slice and
- * of a wait from the scheduler's own stamps (se.exec_start at a switch,
- * sched_info.last_queued at a wakeup), so the CPU time is schedstat's to
- * the nanosecond; a state a reader has shown can still end later than
- * the stamp (Documentation/class15.rst, "Time items never go back").
- * Before those stamps, meas read local_clock() a moment after the
- * scheduler's clock, and a TCG host stalling the guest in between moved
- * the stall from one item to the other (about one run in 40 while
- * another VM ran: 224 ms on a CPU against schedstat's 240).  A real
- * difference is in every run.
+ * Up to five runs until one agrees.  The scheduler stamps the ends of a
+ * slice with its run queue's clock, updated a little before in the same
+ * switch, meas with local_clock() read then (a wakeup takes the
+ * scheduler's own stamp, sched_info.last_queued): a TCG guest whose host
+ * stalls it between the two moves the stall from one item to the other
+ * (about one run in 40 while another VM ran: 224 ms on a CPU against
+ * schedstat's 240).  A real difference is in every run.
  */
 TEST_F(proc, cpu_and_wait_match_schedstat)
 {
@@ -1546,7 +1543,12 @@ TEST_F(proc, disable_and_reenable_starts_afresh)
 	EXPECT_EQ(0, h[MEAS_P0_EXIT_SEQ]);
 }
 
-/* Ping-pong with a child of its own through two pipes, at most @n times. */
+/*
+ * Ping-pong with a child of its own through two pipes, at most @n times.
+ * Each end is open in one process only, so that when either dies the
+ * other reads EOF and exits: neither outlives the test holding the
+ * inherited /dev/meas descriptor, which would keep meas.ko loaded.
+ */
 static void pingpong_with_child(long n)
 {
 	int a[2], b[2];
@@ -1557,10 +1559,14 @@ static void pingpong_with_child(long n)
 		_exit(1);
 	kid = fork();
 	if (!kid) {
+		close(a[1]);
+		close(b[0]);
 		while (read(a[0], &x, 1) == 1 && write(b[1], &x, 1) == 1)
 			;
 		_exit(0);
 	}
+	close(a[0]);
+	close(b[1]);
 	while (n-- > 0 && write(a[1], &x, 1) == 1 && read(b[0], &x, 1) == 1)
 		;
 	kill(kid, SIGKILL);
