@@ -61,26 +61,6 @@ static inline u64 meas_task_queued_at(const struct task_struct *p)
 }
 
 /*
- * The time of a context switch as the scheduler took it: __schedule()
- * updates the run queue's clock (sched_clock_cpu(), as local_clock()
- * reads it) and stamps it on the task it puts (update_curr()) and on the
- * one it picks (set_next_entity() and each class's set_next_task), as
- * se.exec_start, before sched_switch fires; the idle task is stamped by
- * neither on every kernel, so a switch to idle takes @prev's.  That stamp
- * is the task clock, which leaves out interrupt and steal time on a
- * kernel that accounts them: there, the clock is read.
- */
-static inline u64 meas_switch_clock(struct task_struct *prev,
-				    struct task_struct *next)
-{
-#if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
-	return local_clock();
-#else
-	return READ_ONCE((is_idle_task(next) ? prev : next)->se.exec_start);
-#endif
-}
-
-/*
  * sched_process_exit passes group_dead (whether the process ends with
  * this thread) since 6.16; the probes take the task only.
  */

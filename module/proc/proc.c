@@ -212,7 +212,7 @@ static void proc_switch_in(struct proc_thr *t, struct task_struct *p,
  * @prev: the thread leaving the CPU
  * @next: the thread taking it
  * @prev_state: @prev's state as the scheduler saw it
- * @now: the switch's time (meas_switch_clock()), for classes 0 and 15
+ * @now: local_clock(), read once for classes 0 and 15
  */
 void meas_proc_switch(struct proc_tab *tab, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,

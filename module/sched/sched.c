@@ -170,9 +170,10 @@ static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
  * (class 0's inline).  Two probes on one tracepoint cost the
  * tracepoint's iterator and an indirect call each (154 instructions a
  * ping-pong round trip with both classes, make bench-insn), and each
- * read the clock (90 instructions in the test VM): a switch now takes
- * the time the scheduler stamped for it (meas_switch_clock()), once for
- * both.
+ * read the clock (90 instructions in the test VM): a switch now reads it
+ * once for both.  Not the scheduler's own stamp (se.exec_start): on a
+ * CPU just brought online it can be the run queue's clock from before
+ * the CPU went down, and the offline time would count as busy or idle.
  *
  * What is enabled changes under meas_sir.  A class's part is published
  * once what it touches exists, and withdrawn before its detach waits for
@@ -188,7 +189,7 @@ static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	/* pairs with the attach's release: what the part touches exists */
 	struct proc_tab *tab = smp_load_acquire(&hook_tab);
-	u64 now = meas_switch_clock(prev, next);
+	u64 now = local_clock();
 
 	/* pairs with meas_hook_attach_c0(): sched_cpus is set */
 	if (smp_load_acquire(&hook_c0))
