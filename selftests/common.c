@@ -256,3 +256,23 @@ int do_io(const char *path, int reads, int writes, int extra_flags,
 	close(fd);
 	return err;
 }
+
+unsigned int items_gone_back(uint64_t *prev, const uint64_t *cur, size_t n,
+			     const unsigned int *items, size_t nitems)
+{
+	static unsigned int logged;
+	unsigned int back = 0;
+	size_t i;
+
+	for (i = 0; i < nitems; i++) {
+		if (cur[items[i]] >= prev[items[i]])
+			continue;
+		if (logged++ < 5)
+			fprintf(stderr, "# item %u went back by %llu ns\n",
+				items[i], (unsigned long long)(prev[items[i]] -
+							       cur[items[i]]));
+		back++;
+	}
+	memcpy(prev, cur, n * sizeof(*cur));
+	return back;
+}

@@ -10,6 +10,7 @@
 #define MEAS_SELFTEST_COMMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -36,6 +37,14 @@ void drop_caps(void);
 uint64_t now_ns(clockid_t clk);
 uint64_t mono_ns(void);		/* CLOCK_MONOTONIC in ns */
 double now_s(void);		/* CLOCK_MONOTONIC in seconds */
+
+/*
+ * Time items of @cur below their value in @prev (a counter gone back),
+ * the first few logged as TAP comments; then @prev takes @cur's values.
+ * @n words each; @items, @nitems: the indexes to check.
+ */
+unsigned int items_gone_back(uint64_t *prev, const uint64_t *cur, size_t n,
+			     const unsigned int *items, size_t nitems);
 
 /* Sleep @ms milliseconds, resuming after signals. */
 void sleep_ms(unsigned int ms);

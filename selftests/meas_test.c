@@ -802,7 +802,7 @@ TEST_F(meas, time_items_never_go_back)
 		MEAS_C0_TIME_CPU, MEAS_C0_TIME_IDLE, MEAS_C0_TIME_DISC,
 	};
 	uint64_t prev[MEAS_C0_FIXED_ITEMS], v[MEAS_C0_FIXED_ITEMS];
-	unsigned int i, back = 0;
+	unsigned int back = 0;
 	double end;
 	long reads;
 	pid_t pid;
@@ -815,15 +815,8 @@ TEST_F(meas, time_items_never_go_back)
 	end = now_s() + 2;
 	for (reads = 0; reads < 200000 && now_s() < end; reads++) {
 		ASSERT_EQ(0, read_c0(self->fd, v));
-		for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
-			if (v[items[i]] >= prev[items[i]])
-				continue;
-			if (back++ < 5)
-				TH_LOG("item %u went back by %llu ns", items[i],
-				       (unsigned long long)(prev[items[i]] -
-							    v[items[i]]));
-		}
-		memcpy(prev, v, sizeof(v));
+		back += items_gone_back(prev, v, MEAS_C0_FIXED_ITEMS, items,
+					sizeof(items) / sizeof(items[0]));
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

@@ -1589,7 +1589,7 @@ TEST_F(proc, time_items_never_go_back)
 	};
 	uint64_t prev[MEAS_PROC_ITEMS], e[MEAS_PROC_ITEMS];
 	uint64_t end = now_ns(CLOCK_MONOTONIC) + 2000000000ULL;
-	unsigned int i, back = 0;
+	unsigned int back = 0;
 	long reads;
 	pid_t pid = fork();
 
@@ -1601,15 +1601,8 @@ TEST_F(proc, time_items_never_go_back)
 	for (reads = 0; reads < 200000 && now_ns(CLOCK_MONOTONIC) < end;
 	     reads++) {
 		ASSERT_EQ(0, entry_of(self->fd, pid, e));
-		for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
-			if (e[items[i]] >= prev[items[i]])
-				continue;
-			if (back++ < 5)
-				TH_LOG("item %u went back by %llu ns", items[i],
-				       (unsigned long long)(prev[items[i]] -
-							    e[items[i]]));
-		}
-		memcpy(prev, e, sizeof(e));
+		back += items_gone_back(prev, e, MEAS_PROC_ITEMS, items,
+					sizeof(items) / sizeof(items[0]));
 	}
 	TH_LOG("%ld reads, %llu switches", reads,
 	       (unsigned long long)e[MEAS_P_LAUNCHES]);
