@@ -5,10 +5,10 @@
  *
  * The hot path is per-CPU: each CPU counts into its own slot with
  * this_cpu operations, without locks, shared atomics or allocation.  The
- * time items and the state of the running segment (since when, idle or
- * not) are written only by their CPU, with interrupts off, under a
- * per-CPU sequence count so that a reader folding them on another CPU
- * sees a consistent triple.
+ * time items and the state of the running segment (a run of busy or of
+ * idle time: since when, idle or not) are written only by their CPU,
+ * with interrupts off, under a per-CPU sequence count so that a reader
+ * folding them on another CPU sees a consistent triple.
  */
 #include <linux/percpu.h>
 #include <linux/seqlock.h>
@@ -84,14 +84,23 @@ static void sched_close_segment(struct sched_cpu *sc, u64 now)
 	sc->since = now;
 }
 
-/* Class 0's part of a context switch (the hook, below) at @now. */
-static void c0_switch(bool preempt, struct task_struct *prev,
-		      struct task_struct *next, unsigned int prev_state,
-		      u64 now)
+/*
+ * Whether this switch ends a run of busy or of idle time on this CPU
+ * (or starts the first since class 0 or the CPU came up).  The time
+ * items are kept by runs, not by switch: a switch from one task to
+ * another ends neither, and class 0 reads no clock for it.
+ */
+static bool c0_run_ends(struct task_struct *next)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
-	bool to_idle = is_idle_task(next);
 
+	return !sc->valid || sc->idle != is_idle_task(next);
+}
+
+/* End this CPU's run at @now and start the next; interrupts are off. */
+static void c0_new_run(struct sched_cpu *sc, struct task_struct *prev,
+		       bool to_idle, u64 now)
+{
 	raw_write_seqcount_begin(&sc->seq);
 	now = meas_seen_end(&sc->seen, now);
 	if (sc->valid)
@@ -101,6 +110,21 @@ static void c0_switch(bool preempt, struct task_struct *prev,
 	sc->idle = to_idle;
 	sc->disc = to_idle && prev->in_iowait;
 	raw_write_seqcount_end(&sc->seq);
+}
+
+/*
+ * Class 0's part of a context switch (the hook, below); @now is the
+ * clock if c0_run_ends(), or if class 15 read it.
+ */
+static void c0_switch(bool preempt, struct task_struct *prev,
+		      struct task_struct *next, unsigned int prev_state,
+		      u64 now)
+{
+	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
+	bool to_idle = is_idle_task(next);
+
+	if (c0_run_ends(next))
+		c0_new_run(sc, prev, to_idle, now);
 
 	if (!is_idle_task(prev))
 		__this_cpu_inc(sched_cpus->item[sched_stop_reason(preempt, prev,
@@ -171,7 +195,8 @@ static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
  * tracepoint's iterator and an indirect call each (154 instructions a
  * ping-pong round trip with both classes, make bench-insn), and each
  * read the clock (90 instructions in the test VM): a switch now reads it
- * once for both.  Not the scheduler's own stamp (se.exec_start): on a
+ * once for both, and for class 0 alone only where a run of busy or idle
+ * time ends (c0_run_ends()).  Not the scheduler's own stamp (se.exec_start): on a
  * CPU just brought online it can be the run queue's clock from before
  * the CPU went down, and the offline time would count as busy or idle.
  *
@@ -189,10 +214,14 @@ static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	/* pairs with the attach's release: what the part touches exists */
 	struct proc_tab *tab = smp_load_acquire(&hook_tab);
-	u64 now = local_clock();
-
 	/* pairs with meas_hook_attach_c0(): sched_cpus is set */
-	if (smp_load_acquire(&hook_c0))
+	bool c0 = smp_load_acquire(&hook_c0);
+	u64 now = 0;
+
+	/* class 15 times every switch, class 0 only the ends of its runs */
+	if (tab || (c0 && c0_run_ends(next)))
+		now = local_clock();
+	if (c0)
 		c0_switch(preempt, prev, next, prev_state, now);
 	if (tab)
 		meas_proc_switch(tab, preempt, prev, next, prev_state,
