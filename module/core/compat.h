@@ -74,6 +74,58 @@ static inline u64 meas_task_queued_at(const struct task_struct *p)
 	{ fn(data, p); }
 #endif
 
+/* ---- dumpability -------------------------------------------------------- */
+/*
+ * ptrace's "dumpable" rule: a program that changed its credentials at
+ * exec (set-user-ID), or said so with prctl(PR_SET_DUMPABLE), may be
+ * looked into only with CAP_SYS_PTRACE in the user namespace it was
+ * started in.  The mm kept both (get_dumpable(), mm->user_ns) until the
+ * 7 series moved them to the task's exec_state (7.2 has it): before, a
+ * task without an mm (exiting, a kernel thread) had no such rule; since,
+ * every task has one.
+ */
+enum meas_dumpable {
+	MEAS_DUMP_NONE,		/* no rule applies (no mm, older kernels) */
+	MEAS_DUMP_OWNER,	/* its owner may look */
+	MEAS_DUMP_NOT,		/* only CAP_SYS_PTRACE in the namespace */
+};
+
+#ifdef MEAS_HAVE_TASK_EXEC_STATE
+#include <linux/sched/exec_state.h>
+#else
+#include <linux/sched/coredump.h>
+#endif
+
+/**
+ * meas_task_dumpable() - ptrace's dumpable rule for @t's program
+ * @t: the task; the caller holds task_lock(@t) and rcu_read_lock()
+ * @ns: out: the user namespace whose CAP_SYS_PTRACE overrides
+ *	MEAS_DUMP_NOT (NULL with MEAS_DUMP_NONE)
+ *
+ * Return: enum meas_dumpable.
+ */
+static inline enum meas_dumpable
+meas_task_dumpable(struct task_struct *t, struct user_namespace **ns)
+{
+#ifdef MEAS_HAVE_TASK_EXEC_STATE
+	const struct task_exec_state *es;
+
+	es = rcu_dereference_check(t->exec_state,
+				   lockdep_is_held(&t->alloc_lock));
+	*ns = es->user_ns;
+	return READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER ?
+	       MEAS_DUMP_OWNER : MEAS_DUMP_NOT;
+#else
+	struct mm_struct *mm = t->mm;
+
+	*ns = mm ? mm->user_ns : NULL;
+	if (!mm)
+		return MEAS_DUMP_NONE;
+	return get_dumpable(mm) == SUID_DUMP_USER ?
+	       MEAS_DUMP_OWNER : MEAS_DUMP_NOT;
+#endif
+}
+
 /* ---- hrtimers ---------------------------------------------------------- */
 /*
  * hrtimer_setup() (6.13) takes the callback with the clock and mode;
@@ -113,6 +165,16 @@ static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
 	destroy_hrtimer_on_stack(&sl.timer);
 	return fn;
 }
+
+/*
+ * An inode's state: read through inode_state_read() since the 7 series
+ * (i_state became a struct), with i_lock held as before.
+ */
+#ifdef MEAS_HAVE_INODE_STATE_READ
+#define meas_inode_state(inode)	inode_state_read(inode)
+#else
+#define meas_inode_state(inode)	((inode)->i_state)
+#endif
 
 /* vm_flags became read-only with setters in 6.3. */
 #ifdef MEAS_HAVE_VM_FLAGS_CLEAR

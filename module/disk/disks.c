@@ -20,6 +20,7 @@
 #include <linux/vmalloc.h>
 #include <linux/meas.h>
 #include "core/class.h"
+#include "core/compat.h"
 #include "core/params.h"
 #include "blk.h"
 
@@ -120,7 +121,7 @@ static size_t disks_scan(u64 *keys, size_t max)
 		bool gone;
 
 		spin_lock(&inode->i_lock);
-		gone = inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW);
+		gone = meas_inode_state(inode) & (I_FREEING | I_WILL_FREE | I_NEW);
 		spin_unlock(&inode->i_lock);
 		if (gone || bdev_is_partition(bdev) || !disk ||
 		    !disk_live(disk) || !get_capacity(disk))

@@ -20,7 +20,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
-#include <linux/sched/coredump.h>
+#include "core/compat.h"
 #include <linux/sched/clock.h>
 #include <linux/cred.h>
 #include <linux/cgroup.h>
@@ -53,7 +53,7 @@ void meas_procread_viewer(struct proc_viewer *v, bool init_ns)
 static bool procread_may_task(struct task_struct *task)
 {
 	const struct cred *cred = current_cred(), *tcred;
-	struct mm_struct *mm;
+	struct user_namespace *ns;
 	bool ok;
 
 	if (same_thread_group(task, current))
@@ -71,10 +71,11 @@ static bool procread_may_task(struct task_struct *task)
 	if (!ok)
 		return false;
 	task_lock(task);
-	mm = task->mm;
-	if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
-	    !ns_capable_noaudit(mm->user_ns, CAP_SYS_PTRACE))
+	rcu_read_lock();
+	if (meas_task_dumpable(task, &ns) == MEAS_DUMP_NOT &&
+	    !ns_capable_noaudit(ns, CAP_SYS_PTRACE))
 		ok = false;
+	rcu_read_unlock();
 	task_unlock(task);
 	return ok;
 }

@@ -21,7 +21,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
-#include <linux/sched/coredump.h>
+#include "core/compat.h"
 #include <linux/sched/clock.h>
 #include <linux/cred.h>
 #include <linux/cgroup.h>
@@ -583,7 +583,7 @@ void meas_proc_names(struct task_struct *p, struct proc_names *n)
 	struct file *exe;
 
 	memset(n, 0, sizeof(*n));
-	__get_task_comm(n->comm, sizeof(n->comm), leader);
+	get_task_comm(n->comm, leader);
 	rcu_read_lock();
 	cred = __task_cred(p);
 	n->item[MEAS_P_GID - MEAS_P_GID] = from_kgid(&init_user_ns, cred->gid);
@@ -600,9 +600,11 @@ void meas_proc_names(struct task_struct *p, struct proc_names *n)
 	task_lock(p);
 	mm = p->mm;
 	if (mm && !(p->flags & PF_KTHREAD)) {
-		if (get_dumpable(mm) == SUID_DUMP_USER)
-			n->flags |= MEAS_PF_DUMPABLE;
+		struct user_namespace *ns;
+
 		rcu_read_lock();
+		if (meas_task_dumpable(p, &ns) == MEAS_DUMP_OWNER)
+			n->flags |= MEAS_PF_DUMPABLE;
 		exe = rcu_dereference(mm->exe_file);
 		if (exe)
 			names_program(n->program, exe);

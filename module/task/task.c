@@ -14,7 +14,7 @@
 #include <linux/hashtable.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
+#include "core/compat.h"
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -70,6 +70,7 @@ void meas_task_put(struct meas_task *m)
  */
 bool meas_task_may_measure(kuid_t uid, bool privileged, struct task_struct *t)
 {
+	struct user_namespace *ns;
 	const struct cred *c;
 	bool ok;
 
@@ -81,7 +82,9 @@ bool meas_task_may_measure(kuid_t uid, bool privileged, struct task_struct *t)
 	     uid_eq(uid, c->uid);
 	rcu_read_unlock();
 	task_lock(t);
-	ok = ok && t->mm && get_dumpable(t->mm) == SUID_DUMP_USER;
+	rcu_read_lock();
+	ok = ok && t->mm && meas_task_dumpable(t, &ns) == MEAS_DUMP_OWNER;
+	rcu_read_unlock();
 	task_unlock(t);
 	return ok;
 }
