@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -741,10 +742,72 @@ TEST(line_printers_and_tapes)
 	EXPECT_EQ(MEAS_C0_LP_ITEMS, h.entsize);
 	EXPECT_EQ(3, h.ent0size);
 	ASSERT_EQ(0, meas_header(fd, 0, MEAS_C0_SUB_TAPE, &h, &rc));
-	EXPECT_EQ(1, h.entries);	/* no SCSI tape in the VM */
+	EXPECT_EQ(1, h.entries);	/* no SCSI tape yet */
 	EXPECT_EQ(MEAS_C0_TAPE_ITEMS, h.entsize);
 	EXPECT_EQ(3 + MEAS_C0_TAPE_ITEMS, h.ent0size);
 	close(fd);
+}
+
+/* A character device node appears (5 s at most). */
+static int wait_chr(const char *path)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!stat(path, &st) && S_ISCHR(st.st_mode))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/*
+ * A SCSI tape (scsi_debug's, ptype=1, driven by st) gets an entry of its
+ * own with its address, and st's commands are counted on it: the open's
+ * checks and the filemark at close as control, the block written as a
+ * write.  Since the 7 series no exported function maps a queue to its
+ * SCSI device; meas keeps the tape queues itself (tape.c).
+ */
+TEST(scsi_tape_commands_counted)
+{
+	static const char buf[512] = "meas";
+	unsigned int host, channel, id, lun;
+	uint64_t *tape = NULL, key;
+	struct meas_header h;
+	char link[256];
+	size_t n;
+	int fd, tfd, rc;
+	ssize_t len, w;
+
+	reset_params();
+	if (run("modprobe scsi_debug ptype=1 dev_size_mb=8 2>/dev/null") ||
+	    run("modprobe st 2>/dev/null"))
+		SKIP(return, "no scsi_debug or st in this kernel");
+	ASSERT_EQ(0, wait_chr("/dev/nst0"));
+	len = readlink("/sys/class/scsi_tape/nst0/device", link, sizeof(link) - 1);
+	ASSERT_LT(0, len);
+	link[len] = '\0';
+	ASSERT_EQ(4, sscanf(strrchr(link, '/') + 1, "%u:%u:%u:%u",
+			    &host, &channel, &id, &lun));
+	key = MEAS_TAPE_ADDR(host, channel, id, lun);
+	fd = meas_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, meas_start(fd, 1, NULL));
+	tfd = open("/dev/nst0", O_RDWR);
+	ASSERT_LE(0, tfd);
+	w = write(tfd, buf, sizeof(buf));
+	close(tfd);
+	ASSERT_EQ(0, meas_get_subclass(fd, 0, MEAS_C0_SUB_TAPE, &h, &tape,
+				       &n, &rc));
+	ASSERT_EQ(2, h.entries);
+	EXPECT_EQ(key, tape[MEAS_C0_TAPE_ITEMS]);
+	EXPECT_LT(0, tape[MEAS_C0_TAPE_ITEMS + 3]);	/* control */
+	if (w == sizeof(buf))
+		EXPECT_LE(1, tape[MEAS_C0_TAPE_ITEMS + 2]);	/* writes */
+	free(tape);
+	close(fd);
+	run("rmmod st scsi_debug 2>/dev/null");
 }
 
 TEST(raw_ring_header_and_records)
