@@ -192,17 +192,22 @@ uint64_t dev_of(const char *path)
 	return MEAS_DEV(major(st.st_rdev), minor(st.st_rdev));
 }
 
-int wait_node(const char *path)
+int wait_dev(const char *path, mode_t type)
 {
 	struct stat st;
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		if (!stat(path, &st) && S_ISBLK(st.st_mode))
+		if (!stat(path, &st) && (st.st_mode & S_IFMT) == type)
 			return 0;
 		usleep(10000);
 	}
 	return -1;
+}
+
+int wait_node(const char *path)
+{
+	return wait_dev(path, S_IFBLK);
 }
 
 bool null_blk_loaded(void)

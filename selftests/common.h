@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "libmeas.h"
@@ -72,6 +73,8 @@ int diskstats(const char *name, struct dstats *d);
 /* MEAS_DEV() of the block device node @path, or 0. */
 uint64_t dev_of(const char *path);
 
+/* Wait up to 5 s for a device node of @type (S_IFBLK, S_IFCHR). */
+int wait_dev(const char *path, mode_t type);
 /* Wait up to 5 s for a block device node (devtmpfs creates it). */
 int wait_node(const char *path);
 

@@ -748,20 +748,6 @@ TEST(line_printers_and_tapes)
 	close(fd);
 }
 
-/* A character device node appears (5 s at most). */
-static int wait_chr(const char *path)
-{
-	struct stat st;
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if (!stat(path, &st) && S_ISCHR(st.st_mode))
-			return 0;
-		usleep(10000);
-	}
-	return -1;
-}
-
 /*
  * A SCSI tape (scsi_debug's, ptype=1, driven by st) gets an entry of its
  * own with its address, and st's commands are counted on it: the open's
@@ -784,7 +770,7 @@ TEST(scsi_tape_commands_counted)
 	if (run("modprobe scsi_debug ptype=1 dev_size_mb=8 2>/dev/null") ||
 	    run("modprobe st 2>/dev/null"))
 		SKIP(return, "no scsi_debug or st in this kernel");
-	ASSERT_EQ(0, wait_chr("/dev/nst0"));
+	ASSERT_EQ(0, wait_dev("/dev/nst0", S_IFCHR));
 	len = readlink("/sys/class/scsi_tape/nst0/device", link, sizeof(link) - 1);
 	ASSERT_LT(0, len);
 	link[len] = '\0';
