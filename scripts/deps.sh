@@ -32,6 +32,9 @@ PKGS="$PKGS dkms debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils ma
 # (json-c); the browser test renders them (chromium) and checks the SVG
 # (xmllint)
 PKGS="$PKGS libjson-c-dev chromium libxml2-utils"
+# the build roots of Debian 13's and sid's kernels (scripts/root.sh),
+# made from Debian's archive
+PKGS="$PKGS mmdebstrap"
 # make bench: the peers meas is shown beside (selftests/bench/peers.sh),
 # bpftrace programs counting the same events and perf record sampling at
 # the sampler's rate, run in the test VM from the host root
