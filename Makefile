@@ -103,21 +103,31 @@ deps-debug:
 deps-matrix:
 	scripts/deps.sh matrix
 
-# The kernels of the matrix: Debian 12's 6.1 and 6.12, generic, cloud, rt.
-MATRIX_KVERS ?= $(shell scripts/kver.sh --matrix)
+# The kernels of the matrix, found at run time from the suites'
+# metapackages (scripts/kernels.sh: Debian 12's 6.1 and 6.12, generic,
+# cloud, rt, on this machine; Debian 13's 6.12 and the backports' newest,
+# generic, cloud and rt, in the trixie build root; sid's in the sid root),
+# one "RELEASE ROOT VERSION FLAVOUR LANE" line each, in $(MATRIX)/kernels.
 MATRIX := $(BUILD)/matrix
+matrix_kernels = mkdir -p $(MATRIX) && scripts/kernels.sh >$(MATRIX)/kernels.new && \
+	mv $(MATRIX)/kernels.new $(MATRIX)/kernels
 
-# meas.ko and the example for each, in $(MATRIX)/<kver>, W=1 and sparse;
-# the test build (MEAS_TEST=1), which the VM tests load and which has
-# all the code of the default one
+# meas.ko and the example for each, in $(MATRIX)/<version>, W=1 and
+# sparse, in its build root for the roots' kernels; the test build
+# (MEAS_TEST=1), which the VM tests load and which has all the code of
+# the default one
 build-matrix: deps-matrix
-	@test -n "$(MATRIX_KVERS)" || { echo "no kernel of the matrix installed" >&2; exit 1; }
-	set -e; for k in $(MATRIX_KVERS); do MAKE="$(MAKE)" scripts/build-kernel.sh $$k $(MATRIX)/$$k MEAS_TEST=1; done
+	$(matrix_kernels)
+	set -e; while read -r rel root k flav lane; do \
+		r=; [ "$$root" = - ] || r="--root $(BUILD)/roots/$$root"; \
+		MAKE="$(MAKE)" scripts/build-kernel.sh $$r $$k $(MATRIX)/$$k MEAS_TEST=1; \
+	done <$(MATRIX)/kernels
 
 # The matrix in the VM: each kernel built (build-matrix's way) and tested,
 # the whole suite or the smoke set (selftests/vm/matrix.sh), and a table.
 check-matrix: deps-matrix tools
-	$(MAKE) -C selftests vmtest-matrix MATRIX_DIR=$(MATRIX) MATRIX_KVERS="$(MATRIX_KVERS)"
+	$(matrix_kernels)
+	$(MAKE) -C selftests vmtest-matrix MATRIX_DIR=$(MATRIX) MATRIX_KERNELS=$(MATRIX)/kernels
 
 unit:
 	$(MAKE) -C selftests unit

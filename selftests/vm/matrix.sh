@@ -4,74 +4,85 @@
 # matrix.sh - build meas for each kernel of the test matrix and test it
 # there in the VM, then print a summary table.  make check-matrix.
 #
-#   selftests/vm/matrix.sh SELFTESTS_DIR MATRIX_DIR KVER...
+#   selftests/vm/matrix.sh SELFTESTS_DIR MATRIX_DIR KERNELS_FILE
 #
-# For each KVER: scripts/build-kernel.sh builds the test build of meas.ko
-# and the example (MEAS_TEST=1, W=1, sparse, no warning) in
-# MATRIX_DIR/KVER, then the lane of that kernel runs in the VM:
+# KERNELS_FILE has the rows of scripts/kernels.sh ("RELEASE ROOT VERSION
+# FLAVOUR LANE").  For each: scripts/build-kernel.sh builds the test
+# build of meas.ko and the example (MEAS_TEST=1, W=1, sparse, no
+# warning), on this machine or inside the kernel's build root with that
+# release's compiler, in MATRIX_DIR/VERSION; then the lane runs in the VM,
+# which boots the kernel from this machine's /boot or from its root
+# (run-vm.sh --kernel, --modules):
 #   default  the kernel of make vmtest, which runs the whole suite there:
 #            only built here, its row reads SELFTESTS_DIR/vm.log
 #   full     the whole suite (selftests/run_tests.sh), the fuzzers 30 s
 #            each instead of 120 (MEAS_FUZZ_SECONDS)
 #   smoke    selftests/smoke.sh: load, START/GET/STOP of every class, a
 #            task measurement, the clock, unload
-# The lanes: MEAS_MATRIX_FULL (a list of versions) run the whole suite;
-# by default the 6.12 generic and 6.12 PREEMPT_RT kernels.  The cloud
-# flavours have no 9p: their guest root is a copy (run-vm.sh --copy).
-# MEAS_MATRIX_JOBS VMs run at a time (default 2: one per core, as TCG
-# runs a guest on one thread); a lane starts as soon as its kernel is
-# built, the full lanes first.  Logs: MATRIX_DIR/KVER/{build,vm}.log.
-# Exit status 1 if any build or lane failed.
+# The cloud flavours have no 9p: their guest root is a copy (run-vm.sh
+# --copy).  MEAS_MATRIX_JOBS VMs run at a time (default 2: one per core,
+# as TCG runs a guest on one thread); a lane starts as soon as its
+# kernel is built, the full lanes first.  Logs: MATRIX_DIR/VERSION/
+# {build,vm}.log.  Exit status 1 if any build or lane failed.
 set -uo pipefail
 
-out=${1:?usage: matrix.sh SELFTESTS_DIR MATRIX_DIR KVER...}
-mdir=${2:?usage: matrix.sh SELFTESTS_DIR MATRIX_DIR KVER...}
-shift 2
+usage="usage: matrix.sh SELFTESTS_DIR MATRIX_DIR KERNELS_FILE"
+out=${1:?$usage}
+mdir=${2:?$usage}
+kfile=${3:?$usage}
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 cd "$top" || exit 2
-default=$(scripts/kver.sh)
 jobs=${MEAS_MATRIX_JOBS:-2}
 
-lane_of() {
-	local k=$1 f
-	[ "$k" = "$default" ] && { echo default; return; }
-	if [ -n "${MEAS_MATRIX_FULL:-}" ]; then
-		for f in $MEAS_MATRIX_FULL; do
-			[ "$f" = "$k" ] && { echo full; return; }
-		done
-		echo smoke
-		return
-	fi
-	case "$k" in
-	*-cloud-amd64) echo smoke ;;
-	6.12.*-amd64) echo full ;;
-	*) echo smoke ;;
-	esac
+declare -A rel root flav lane build_ok secs cc
+kernels=()
+while read -r r rt k f l; do
+	[ -n "$k" ] || continue
+	kernels+=("$k")
+	rel[$k]=$r root[$k]=$rt flav[$k]=$f lane[$k]=$l
+done <"$kfile"
+[ ${#kernels[@]} -gt 0 ] || { echo "matrix: no kernel in $kfile" >&2; exit 1; }
+
+# The directory of kernel $1's root ("" for this machine's).
+root_dir() {
+	[ "${root[$1]}" = - ] || echo "${BUILD:-$top/build}/roots/${root[$1]}"
+}
+
+# The compiler that built kernel $1, from its configuration: "gcc 14.2.0".
+compiler_of() {
+	sed -n -E 's/^CONFIG_CC_VERSION_TEXT="?([^ ]*) .* ([0-9][0-9.]*)"?$/\1 \2/p' \
+		"$(root_dir "$1")/lib/modules/$1/build/include/config/auto.conf" \
+		2>/dev/null | sed -E 's/^([a-z0-9_]+-)*(gcc|clang)(-[0-9]+)?/\2/'
 }
 
 # Run lane $2 of kernel $1 in the VM; its TAP goes to $dir/vm.log.
 run_lane() {
-	local k=$1 lane=$2 dir=$mdir/$1 ko
+	local k=$1 dir=$mdir/$1 ko r
+	local -a boot=()
 	ko=${dir#"$top"/}/module/meas.ko
-	case "$lane" in
+	r=$(root_dir "$k")
+	if [ -n "$r" ]; then
+		boot=(--kernel "$r/boot/vmlinuz-$k" --modules "$r/lib/modules/$k")
+	fi
+	case "$2" in
 	full)
 		truncate -s 64M "$dir/io-disk.img"
 		KVER=$k MEAS_KO=$ko MEAS_EXAMPLE_KO=${ko%meas.ko}example/meas_example.ko \
 			MEAS_FUZZ_SECONDS=${MEAS_MATRIX_FUZZ_SECONDS:-30} \
-			selftests/vm/run-vm.sh --timeout 1500 --disk "$dir/io-disk.img" \
-			--log "$dir/vm.log" -- selftests/run_tests.sh "$out" ;;
+			selftests/vm/run-vm.sh "${boot[@]}" --timeout 1500 \
+			--disk "$dir/io-disk.img" --log "$dir/vm.log" \
+			-- selftests/run_tests.sh "$out" ;;
 	smoke)
-		KVER=$k MEAS_KO=$ko selftests/vm/run-vm.sh --timeout 600 \
+		KVER=$k MEAS_KO=$ko selftests/vm/run-vm.sh "${boot[@]}" --timeout 600 \
 			--copy tools/measctl/measctl --copy selftests/smoke.sh \
 			--copy selftests/measctl/tap.sh \
 			--copy "$ko" --log "$dir/vm.log" -- selftests/smoke.sh ;;
 	esac
 }
 
-declare -A build_ok lane secs
 start_all=$(date +%s)
 
-# Run lane $2 of kernel $1 in the background, its status and seconds in
+# Run the lane of kernel $1 in the background, its status and seconds in
 # lane.result; at most $jobs at a time.
 start_lane() {
 	local k=$1
@@ -91,18 +102,20 @@ start_lane() {
 # starts as soon as its kernel is built, while the next one builds.
 order=()
 for l in full smoke default; do
-	for k in "$@"; do
-		[ "$(lane_of "$k")" = "$l" ] && order+=("$k")
+	for k in "${kernels[@]}"; do
+		[ "${lane[$k]}" = "$l" ] && order+=("$k")
 	done
 done
 for k in "${order[@]}"; do
-	lane[$k]=$(lane_of "$k")
 	t=$(date +%s)
-	if MAKE=${MAKE:-make} scripts/build-kernel.sh "$k" "$mdir/$k" MEAS_TEST=1; then
+	r=$(root_dir "$k")
+	if MAKE=${MAKE:-make} scripts/build-kernel.sh ${r:+--root "$r"} \
+		"$k" "$mdir/$k" MEAS_TEST=1; then
 		build_ok[$k]=ok
 	else
 		build_ok[$k]=FAIL
 	fi
+	cc[$k]=$(compiler_of "$k")
 	secs[$k]=$(($(date +%s) - t))
 	[ "${build_ok[$k]}" = ok ] && [ "${lane[$k]}" != default ] && start_lane "$k"
 done
@@ -110,8 +123,12 @@ wait
 
 # The summary.
 status=0
-printf '\nmatrix: %-28s %-7s %-6s %6s %6s %7s %6s\n' kernel lane build passed failed skipped time
-for k in "$@"; do
+row() { # one line of the table, the header or a kernel's
+	printf 'matrix: %-28s %-16s %-7s %-7s %-11s %-5s %6s %6s %7s %6s\n' "$@"
+}
+echo
+row kernel release flavour lane compiler build passed failed skipped time
+for k in "${kernels[@]}"; do
 	log=$mdir/$k/vm.log
 	p=- f=- s=- t=${secs[$k]}
 	if [ "${lane[$k]}" = default ]; then
@@ -134,11 +151,11 @@ for k in "$@"; do
 			grep -E '^(# )?not ok |^run-vm: ' "$mdir/$k/console.out" | head -n 20 >&2
 		fi
 	fi
-	printf 'matrix: %-28s %-7s %-6s %6s %6s %7s %5ss\n' "$k" "${lane[$k]}" \
-		"${build_ok[$k]}" "$p" "$f" "$s" "$t"
+	row "$k" "${rel[$k]}" "${flav[$k]}" "${lane[$k]}" "${cc[$k]:--}" \
+		"${build_ok[$k]}" "$p" "$f" "$s" "${t}s"
 	# One closing line per tested kernel, for .ci/run's count.
 	[ "${lane[$k]}" = default ] || [ "$p" = - ] ||
 		echo "matrix-$k: $p passed, $f failed, $s skipped"
 done
-echo "matrix: $# kernels in $(($(date +%s) - start_all)) s"
+echo "matrix: ${#kernels[@]} kernels in $(($(date +%s) - start_all)) s"
 exit $status

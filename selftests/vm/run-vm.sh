@@ -302,8 +302,9 @@ mkdir -p "$R$REPO" 2>/dev/null
 		repo "$R$REPO" || fail "cannot mount the repository over 9p"
 
 # run-vm.sh --modules: the kernel's modules, over a third export, on a
-# tmpfs on /lib/modules (the host root is read-only).
-if [ -s /meas/modules ]; then
+# tmpfs on /lib/modules (the host root is read-only); not for a kernel
+# without 9p, whose copied root has none.
+if [ -s /meas/modules ] && [ ! -d /hostroot ]; then
 	read -r KVER </meas/modules
 	mount -t tmpfs -o mode=0755 tmpfs $R/lib/modules || fail "tmpfs on /lib/modules"
 	mkdir -p "$R/lib/modules/$KVER"
@@ -648,6 +649,8 @@ bad='WARNING:|BUG:|Oops|Kernel panic|general protection fault'
 bad+='|possible circular locking|possible recursive locking|inconsistent lock state'
 bad+='|KASAN:|UBSAN:|kmemleak: .*suspected memory leak|unreferenced object 0x'
 bad+='|sleeping function called from invalid context|Call Trace:|rcu: .*stall|blocked for more than'
+# an API this kernel deprecated, which a later one removes
+bad+='|enqueued on deprecated workqueue'
 splat=$(cat "$console_log" "$result" | tr -d '\r' |
 	grep -E "$ts.*($bad)" | awk '!seen[$0]++' | head -n 50 || true)
 
