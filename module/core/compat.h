@@ -176,6 +176,17 @@ static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
 #define meas_inode_state(inode)	((inode)->i_state)
 #endif
 
+/*
+ * The unbound system workqueue is system_dfl_wq since 6.18 (and in
+ * Debian's 6.12); the 7 series warns that system_unbound_wq, the old
+ * name, is deprecated, once per boot, at the first work queued on it.
+ */
+#ifdef MEAS_HAVE_SYSTEM_DFL_WQ
+#define meas_unbound_wq		system_dfl_wq
+#else
+#define meas_unbound_wq		system_unbound_wq
+#endif
+
 /* vm_flags became read-only with setters in 6.3. */
 #ifdef MEAS_HAVE_VM_FLAGS_CLEAR
 #define meas_vm_flags_clear(vma, f)	vm_flags_clear(vma, f)

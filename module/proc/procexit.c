@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
+#include "core/compat.h"
 #include "proc.h"
 
 /**
@@ -43,7 +44,7 @@ static void procexit_kick(struct irq_work *w)
 {
 	struct proc_tab *tab = container_of(w, struct proc_tab, kick);
 
-	queue_work(system_unbound_wq, &tab->work);
+	queue_work(meas_unbound_wq, &tab->work);
 }
 
 /* Number what the full ring dropped, so that listeners see the gap. */
