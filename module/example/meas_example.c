@@ -115,13 +115,16 @@ static void example_tp_match(struct tracepoint *tp, void *priv)
 		example_tp = tp;
 }
 
-/* meas_custom_define() and _remove() return MEAS_DEFINE_* codes. */
+/*
+ * meas_custom_define() and _remove() return MEAS_DEFINE_* codes.  A class
+ * that is taken fails the load with EBUSY, not EEXIST: init_module()
+ * keeps EEXIST for "this module is loaded already", and the module
+ * loader of the 7 series turns an init's -EEXIST into -EBUSY itself.
+ */
 static int example_errno(int rc)
 {
 	switch (rc) {
 	case MEAS_DEFINE_EXISTS:
-		return -EEXIST;
-	case MEAS_DEFINE_BUSY:
 		return -EBUSY;
 	case MEAS_DEFINE_NOMEM:
 		return -ENOMEM;
