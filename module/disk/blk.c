@@ -367,6 +367,15 @@ static void blk_rq_requeue(void *data, struct request *rq)
 	unsigned long irq;
 	u32 slot;
 
+	/*
+	 * A driver may refuse a request before starting it (no issue event
+	 * yet), and a direct issue has no insert event: since the 7 series
+	 * null_blk's throttle does both.  Such a request enters its queue
+	 * here, so that its issue and completion find it requeued.
+	 */
+	if (!rec)
+		rec = blk_enter(b, (unsigned long)rq, meas_rq_disk(rq),
+				ktime_get_ns());
 	if (rec)
 		rec->flags |= MEAS_TRACK_REQUEUED | MEAS_TRACK_EVER_REQUEUED;
 	local_irq_save(irq);
