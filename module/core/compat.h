@@ -128,6 +128,20 @@ meas_task_dumpable(struct task_struct *t, struct user_namespace **ns)
 
 /* ---- hrtimers ---------------------------------------------------------- */
 /*
+ * hrtimer_expire_entry passes the base's time by value in the 7 series,
+ * by pointer before; the probes take the timer only.
+ */
+#ifdef MEAS_HAVE_HRTIMER_EXPIRE_NOW_VALUE
+#define MEAS_HRTIMER_EXPIRE_PROBE(name, fn)				\
+	static void name(void *data, struct hrtimer *timer, ktime_t now) \
+	{ fn(data, timer); }
+#else
+#define MEAS_HRTIMER_EXPIRE_PROBE(name, fn)				\
+	static void name(void *data, struct hrtimer *timer, ktime_t *now) \
+	{ fn(data, timer); }
+#endif
+
+/*
  * hrtimer_setup() (6.13) takes the callback with the clock and mode;
  * hrtimer_init() went in 6.15.
  */

@@ -34,6 +34,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <linux/meas.h>
+#include <trace/events/block.h>
 #include "core/class.h"
 #include "core/ctl.h"
 #include "core/tp.h"
@@ -649,21 +650,28 @@ static void blk_bio_complete(void *data, struct bio *bio)
 }
 
 MEAS_BLK_RQ_PROBE(probe_rq_insert, blk_rq_insert)
+MEAS_TP_PROTO(block_rq_insert, probe_rq_insert);
 MEAS_BLK_RQ_PROBE(probe_rq_issue, blk_rq_issue)
+MEAS_TP_PROTO(block_rq_issue, probe_rq_issue);
 MEAS_BLK_RQ_PROBE(probe_rq_requeue, blk_rq_requeue)
+MEAS_TP_PROTO(block_rq_requeue, probe_rq_requeue);
 MEAS_BLK_RQ_PROBE(probe_rq_merge, blk_rq_merge)
+MEAS_TP_PROTO(block_rq_merge, probe_rq_merge);
 MEAS_BLK_COMPLETE_PROBE(probe_rq_complete, blk_rq_complete)
+MEAS_TP_PROTO(block_rq_complete, probe_rq_complete);
 MEAS_BLK_BIO_QUEUE_PROBE(probe_bio_queue, blk_bio_queue)
+MEAS_TP_PROTO(block_bio_queue, probe_bio_queue);
 MEAS_BLK_BIO_COMPLETE_PROBE(probe_bio_complete, blk_bio_complete)
+MEAS_TP_PROTO(block_bio_complete, probe_bio_complete);
 
 static struct meas_tp blk_tps[] = {
-	{ "block_rq_insert",	probe_rq_insert,	true },
-	{ "block_rq_issue",	probe_rq_issue,		true },
-	{ "block_rq_requeue",	probe_rq_requeue,	true },
-	{ "block_rq_complete",	probe_rq_complete,	true },
-	{ "block_rq_merge",	probe_rq_merge,		true },
-	{ "block_bio_queue",	probe_bio_queue,	true },
-	{ "block_bio_complete",	probe_bio_complete,	true },
+	MEAS_TP(block_rq_insert, probe_rq_insert, true),
+	MEAS_TP(block_rq_issue, probe_rq_issue, true),
+	MEAS_TP(block_rq_requeue, probe_rq_requeue, true),
+	MEAS_TP(block_rq_complete, probe_rq_complete, true),
+	MEAS_TP(block_rq_merge, probe_rq_merge, true),
+	MEAS_TP(block_bio_queue, probe_bio_queue, true),
+	MEAS_TP(block_bio_complete, probe_bio_complete, true),
 };
 
 /* ---- the unit's life ---------------------------------------------------- */

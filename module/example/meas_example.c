@@ -31,6 +31,7 @@
 #include <linux/cpumask.h>
 #include <linux/string.h>
 #include <linux/atomic.h>
+#include <trace/events/sched.h>
 #include "meas_api.h"
 #include "core/compat.h"
 
@@ -96,6 +97,13 @@ static void example_probe_exec(void *data, struct task_struct *p,
 				smp_processor_id() + 1, EX_CPU_EXECS, false, 1,
 				false);
 }
+
+/*
+ * The probe has the prototype this kernel declares for sched_process_exec
+ * (a client binds it by name, as meas does: see MEAS_TP() in core/tp.h).
+ */
+static_assert(sizeof(register_trace_sched_process_exec(example_probe_exec,
+						       NULL)));
 
 /* Runs in hard interrupt context (HRTIMER_MODE_REL_HARD). */
 static enum hrtimer_restart example_tick(struct hrtimer *timer)

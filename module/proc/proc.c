@@ -35,6 +35,9 @@
 #include <linux/version.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include <trace/events/block.h>
+#include <trace/events/sched.h>
+#include <trace/events/timer.h>
 #include "proc.h"
 #include "core/compat.h"
 #include "core/seen.h"
@@ -290,6 +293,8 @@ static void proc_probe_wakeup_new(void *data, struct task_struct *p)
 	raw_write_seqcount_end(&t->seq);
 }
 
+MEAS_TP_PROTO(sched_wakeup_new, proc_probe_wakeup_new);
+
 static void proc_probe_fork(void *data, struct task_struct *parent,
 			    struct task_struct *child)
 {
@@ -304,6 +309,8 @@ static void proc_probe_fork(void *data, struct task_struct *parent,
 	put_pid(old);
 }
 
+MEAS_TP_PROTO(sched_process_fork, proc_probe_fork);
+
 static void proc_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			    struct linux_binprm *bprm)
 {
@@ -312,6 +319,8 @@ static void proc_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	meas_proc_names(p, &names);
 	meas_proctab_rename(data, p, &names, true);
 }
+
+MEAS_TP_PROTO(sched_process_exec, proc_probe_exec);
 
 /* The block layer queues a bio: it belongs to the thread submitting it. */
 static void proc_probe_bio(void *data, struct bio *bio)
@@ -342,10 +351,10 @@ static void proc_probe_bio(void *data, struct bio *bio)
 }
 
 MEAS_BLK_BIO_QUEUE_PROBE(proc_probe_bio_tp, proc_probe_bio)
+MEAS_TP_PROTO(block_bio_queue, proc_probe_bio_tp);
 
 /* A sleeper's timer fires while its thread still sleeps: a time-out. */
-static void proc_probe_hrtimer(void *data, struct hrtimer *timer,
-			       ktime_t *now)
+static void proc_hrtimer(void *data, struct hrtimer *timer)
 {
 	struct task_struct *task = meas_tp_sleeper_task(timer);
 	struct proc_thr *t;
@@ -357,13 +366,16 @@ static void proc_probe_hrtimer(void *data, struct hrtimer *timer,
 		WRITE_ONCE(t->timer, 1);
 }
 
+MEAS_HRTIMER_EXPIRE_PROBE(proc_probe_hrtimer, proc_hrtimer)
+MEAS_TP_PROTO(hrtimer_expire_entry, proc_probe_hrtimer);
+
 /* sched_switch and sched_wakeup: the hook (sched/sched.c), shared with class 0 */
 static struct meas_tp proc_tps[] = {
-	{ "sched_wakeup_new",		proc_probe_wakeup_new,	true },
-	{ "sched_process_fork",		proc_probe_fork,	true },
-	{ "sched_process_exec",		proc_probe_exec,	true },
-	{ "block_bio_queue",		proc_probe_bio_tp,	false },
-	{ "hrtimer_expire_entry",	proc_probe_hrtimer,	false },
+	MEAS_TP(sched_wakeup_new, proc_probe_wakeup_new, true),
+	MEAS_TP(sched_process_fork, proc_probe_fork, true),
+	MEAS_TP(sched_process_exec, proc_probe_exec, true),
+	MEAS_TP(block_bio_queue, proc_probe_bio_tp, false),
+	MEAS_TP(hrtimer_expire_entry, proc_probe_hrtimer, false),
 };
 
 /*

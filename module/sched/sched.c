@@ -20,6 +20,8 @@
 #include <linux/cpuhotplug.h>
 #include <linux/string.h>
 #include <linux/meas.h>
+#include <trace/events/sched.h>
+#include <trace/events/timer.h>
 #include "core/class.h"
 #include "core/xds.h"
 #include "core/tp.h"
@@ -148,11 +150,15 @@ static void probe_wakeup_new(void *data, struct task_struct *p)
 	this_cpu_inc(sched_cpus->item[MEAS_C0_WAKEUPS_NEW]);
 }
 
+MEAS_TP_PROTO(sched_wakeup_new, probe_wakeup_new);
+
 static void probe_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
 	this_cpu_inc(sched_cpus->item[MEAS_C0_FORKS]);
 }
+
+MEAS_TP_PROTO(sched_process_fork, probe_fork);
 
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
@@ -160,17 +166,22 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	this_cpu_inc(sched_cpus->item[MEAS_C0_EXECS]);
 }
 
+MEAS_TP_PROTO(sched_process_exec, probe_exec);
+
 static void probe_exit(void *data, struct task_struct *p)
 {
 	this_cpu_inc(sched_cpus->item[MEAS_C0_EXITS]);
 }
 
 MEAS_EXIT_PROBE(probe_exit_tp, probe_exit)
+MEAS_TP_PROTO(sched_process_exit, probe_exit_tp);
 
 static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
 	this_cpu_inc(sched_cpus->item[MEAS_C0_MIGRATIONS]);
 }
+
+MEAS_TP_PROTO(sched_migrate_task, probe_migrate);
 
 /* A sleeping lock's slow path: the MPE "busy SIR" stop. */
 static void probe_contention(void *data, void *lock, unsigned int flags)
@@ -179,13 +190,17 @@ static void probe_contention(void *data, void *lock, unsigned int flags)
 		this_cpu_inc(sched_cpus->item[MEAS_C0_STOP_BUSY_SIR]);
 }
 
+MEAS_TP_PROTO(contention_begin, probe_contention);
+
 /* A sleeper's timer fires while its task still waits: a timed-out stop. */
-static void probe_hrtimer_expire(void *data, struct hrtimer *timer,
-				 ktime_t *now)
+static void hrtimer_expire(void *data, struct hrtimer *timer)
 {
 	if (meas_tp_sleeper_task(timer))
 		this_cpu_inc(sched_cpus->item[MEAS_C0_STOP_TIMED_OUT]);
 }
+
+MEAS_HRTIMER_EXPIRE_PROBE(probe_hrtimer_expire, hrtimer_expire)
+MEAS_TP_PROTO(hrtimer_expire_entry, probe_hrtimer_expire);
 
 /*
  * The hook.  The scheduler events both class 0 and class 15 follow,
@@ -229,6 +244,7 @@ static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 }
 
 MEAS_SWITCH_PROBE(hook_switch_tp, hook_switch)
+MEAS_TP_PROTO(sched_switch, hook_switch_tp);
 
 static void hook_wakeup(void *data, struct task_struct *p)
 {
@@ -242,9 +258,11 @@ static void hook_wakeup(void *data, struct task_struct *p)
 		meas_proc_wakeup(tab, p);
 }
 
+MEAS_TP_PROTO(sched_wakeup, hook_wakeup);
+
 static struct meas_tp hook_tps[] = {
-	{ "sched_switch",	hook_switch_tp,	true },
-	{ "sched_wakeup",	hook_wakeup,	true },
+	MEAS_TP(sched_switch, hook_switch_tp, true),
+	MEAS_TP(sched_wakeup, hook_wakeup, true),
 };
 
 /* The first user registers the probes; under meas_sir. */
@@ -328,13 +346,13 @@ int meas_hook_init(void)
 
 /* sched_switch and sched_wakeup: the hook, shared with class 15 */
 static struct meas_tp sched_tps[] = {
-	{ "sched_wakeup_new",		probe_wakeup_new,	true },
-	{ "sched_process_fork",		probe_fork,		true },
-	{ "sched_process_exec",		probe_exec,		true },
-	{ "sched_process_exit",		probe_exit_tp,		true },
-	{ "sched_migrate_task",		probe_migrate,		false },
-	{ "contention_begin",		probe_contention,	false },
-	{ "hrtimer_expire_entry",	probe_hrtimer_expire,	false },
+	MEAS_TP(sched_wakeup_new, probe_wakeup_new, true),
+	MEAS_TP(sched_process_fork, probe_fork, true),
+	MEAS_TP(sched_process_exec, probe_exec, true),
+	MEAS_TP(sched_process_exit, probe_exit_tp, true),
+	MEAS_TP(sched_migrate_task, probe_migrate, false),
+	MEAS_TP(contention_begin, probe_contention, false),
+	MEAS_TP(hrtimer_expire_entry, probe_hrtimer_expire, false),
 };
 
 /* Runs on each CPU by IPI: the interrupted task tells the segment state. */

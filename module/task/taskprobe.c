@@ -31,6 +31,8 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include <linux/meas.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 #include "core/compat.h"
 #include "core/ctl.h"
 #include "core/tp.h"
@@ -281,6 +283,8 @@ static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	rcu_read_unlock_sched_notrace();
 }
 
+MEAS_TP_PROTO(sys_enter, probe_sys_enter);
+
 /* The native system calls that can map or unmap code. */
 static bool vm_syscall(long nr)
 {
@@ -328,6 +332,8 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	rcu_read_unlock();
 }
 
+MEAS_TP_PROTO(sys_exit, probe_sys_exit);
+
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
 {
@@ -344,6 +350,8 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	rcu_read_unlock();
 }
 
+MEAS_TP_PROTO(sched_process_exec, probe_exec);
+
 static void probe_exit(void *data, struct task_struct *p)
 {
 	struct meas_task *m;
@@ -358,16 +366,17 @@ static void probe_exit(void *data, struct task_struct *p)
 }
 
 MEAS_EXIT_PROBE(probe_exit_tp, probe_exit)
+MEAS_TP_PROTO(sched_process_exit, probe_exit_tp);
 
 /* ---- registration ---------------------------------------------------- */
 
 enum { TP_EXEC, TP_EXIT, TP_ENTER, TP_SYSEXIT, TP_N };
 
 static struct meas_tp task_tps[TP_N] = {
-	[TP_EXEC] = { "sched_process_exec", probe_exec, true },
-	[TP_EXIT] = { "sched_process_exit", probe_exit_tp, true },
-	[TP_ENTER] = { "sys_enter", probe_sys_enter, true },
-	[TP_SYSEXIT] = { "sys_exit", probe_sys_exit, true },
+	[TP_EXEC] = MEAS_TP(sched_process_exec, probe_exec, true),
+	[TP_EXIT] = MEAS_TP(sched_process_exit, probe_exit_tp, true),
+	[TP_ENTER] = MEAS_TP(sys_enter, probe_sys_enter, true),
+	[TP_SYSEXIT] = MEAS_TP(sys_exit, probe_sys_exit, true),
 };
 
 /* Measurements needing each tracepoint; under the caller's task mutex. */
