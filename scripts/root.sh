@@ -13,6 +13,12 @@
 #                                   archive, print its path
 #   scripts/root.sh --kernels NAME  the same, then print its kernels, one
 #                                   "SUITE FLAVOUR VERSION" line each
+#   scripts/root.sh --next          the newest generic kernel in the
+#                                   archive, of trixie-backports, sid and
+#                                   experimental: installed in its root,
+#                                   printed as a line of scripts/kernels.sh
+#                                   ("SUITE ROOT VERSION generic smoke";
+#                                   make check-next)
 #
 # NAME is trixie or sid.  The roots live in $BUILD/roots/NAME (BUILD
 # defaults to the repository's build/); none is committed.  Each run asks
@@ -25,47 +31,55 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 BUILD=${BUILD:-$top/build}
 list=0
-if [ "${1:-}" = --kernels ]; then
-	list=1
-	shift
-fi
-name=${1:?usage: root.sh [--kernels] trixie|sid}
+case "${1:-}" in
+--kernels) list=1; shift ;;
+--next) list=next; set -- trixie ;;
+esac
+name=${1:?usage: root.sh [--kernels] trixie|sid | --next}
 mirror=http://deb.debian.org/debian
 
 # What a root is: its suite, its sources, its kernels ("SUITE:META" for
 # each metapackage linux-headers-META of SUITE; a SUITE of "trixie" means
 # Debian 13 itself, its point releases and its security updates, not
 # backports) and its packages beyond the build tools.
-case "$name" in
-trixie)
-	suite=trixie
-	sources="deb $mirror trixie main
+settings() {
+	case "$1" in
+	trixie)
+		suite=trixie
+		sources="deb $mirror trixie main
 deb $mirror trixie-updates main
 deb http://deb.debian.org/debian-security trixie-security main
 deb $mirror trixie-backports main"
-	ksets="trixie:amd64 trixie-backports:amd64 trixie-backports:cloud-amd64
+		ksets="trixie:amd64 trixie-backports:amd64 trixie-backports:cloud-amd64
 trixie-backports:rt-amd64"
-	# A backports kernel wants the linux-base of backports, as for a
-	# user who installs one (apt-get install -t trixie-backports).
-	prefs="Package: linux-base linux-image-* linux-headers-* linux-kbuild-* linux-source-*
+		# where a newer kernel than the matrix's comes from (--next)
+		nexts="trixie-backports:amd64"
+		# A backports kernel wants the linux-base of backports, as for a
+		# user who installs one (apt-get install -t trixie-backports).
+		prefs="Package: linux-base linux-image-* linux-headers-* linux-kbuild-* linux-source-*
 Pin: release n=trixie-backports
 Pin-Priority: 500"
-	# make deb and its lintian check; make pkgtest's Debian 13 system:
-	# DKMS, systemd and udev, PCP, Prometheus, man and completion
-	extra="debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils
+		# make deb and its lintian check; make pkgtest's Debian 13 system:
+		# DKMS, systemd and udev, PCP, Prometheus, man and completion
+		extra="debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils
 pkg-config libjson-c-dev libmicrohttpd-dev libnl-3-dev libnl-genl-3-dev
 libpcp-pmda3-dev libpcp3-dev dkms systemd systemd-sysv udev pcp prometheus
 man-db groff-base bash-completion adduser curl" ;;
-sid)
-	suite=sid
-	sources="deb $mirror sid main"
-	ksets="sid:amd64"
-	prefs=""
-	extra="" ;;
-*)
-	echo "root: unknown root '$name' (trixie or sid)" >&2
-	exit 2 ;;
-esac
+	sid)
+		suite=sid
+		# experimental's packages are installed only by name (priority 1)
+		sources="deb $mirror sid main
+deb $mirror experimental main"
+		ksets="sid:amd64"
+		nexts="sid:amd64 experimental:amd64"
+		prefs=""
+		extra="" ;;
+	*)
+		echo "root: unknown root '$1' (trixie or sid)" >&2
+		exit 2 ;;
+	esac
+}
+settings "$name"
 # Building meas (W=1, sparse) and, in the debug lanes, a kernel.
 base="build-essential bc kmod sparse xz-utils zstd cpio flex bison libelf-dev
 libssl-dev python3 rsync ca-certificates"
@@ -101,8 +115,14 @@ make_root() {
 }
 
 # The version of linux-headers-$2 the newest of its versions in suite $1
-# depends on, as the root's apt sees the archive.
+# depends on, as the root's apt sees the archive; with --version first,
+# "PACKAGE-VERSION KERNEL-VERSION".
 meta_kver() {
+	local show=0
+	if [ "$1" = --version ]; then
+		show=1
+		shift
+	fi
 	local s=$1 meta=$2 v best=
 	for v in $(in_root apt-cache madison "linux-headers-$meta" |
 		awk -F'|' -v s="$s" '{
@@ -115,6 +135,7 @@ meta_kver() {
 		fi
 	done
 	[ -n "$best" ] || return 1
+	[ "$show" = 0 ] || printf '%s ' "$best"
 	in_root apt-cache show "linux-headers-$meta=$best" |
 		sed -n 's/^Depends: .*linux-headers-\([0-9][^ ,]*-'"$meta"'\).*/\1/p' |
 		head -n 1
@@ -131,6 +152,8 @@ image_pkg() {
 
 refresh() {
 	local ks k s meta flav want="" pkgs
+	# The sources and pins as this script has them now.
+	echo "$sources" >"$dir/etc/apt/sources.list"
 	if [ -n "$prefs" ]; then
 		echo "$prefs" >"$dir/etc/apt/preferences.d/meas-kernels"
 	fi
@@ -165,6 +188,31 @@ refresh() {
 	in_root apt-get clean >&2
 	mv "$dir/.meas/kernels.new" "$dir/.meas/kernels"
 }
+
+# --next: the roots brought up to date, then the newest kernel of their
+# next suites installed where it comes from.
+if [ "$list" = next ]; then
+	best='' bestv='' bestr='' bests=''
+	for r in trixie sid; do
+		"$0" "$r" >/dev/null
+		settings "$r"
+		dir=$BUILD/roots/$r
+		for ks in $nexts; do
+			read -r v k < <(meta_kver --version "${ks%%:*}" "${ks#*:}") || continue
+			if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then
+				best=$k bestv=$v bestr=$r bests=${ks%%:*}
+			fi
+		done
+	done
+	[ -n "$best" ] || { echo "root: no kernel found in the archive" >&2; exit 1; }
+	dir=$BUILD/roots/$bestr
+	exec 9>"$BUILD/roots/$bestr.lock"
+	flock 9
+	in_root apt-get install -y -qq --no-install-recommends \
+		-o DPkg::Lock::Timeout=900 "linux-headers-$best" "$(image_pkg "$best")" >&2
+	echo "$bests $bestr $best generic smoke"
+	exit 0
+fi
 
 # One maker or refresher of a root at a time.
 exec 9>"$BUILD/roots/$name.lock"
