@@ -59,7 +59,7 @@ for k in $("$top/scripts/kver.sh" --matrix); do
 	echo "bookworm - $k $f $(lane_of bookworm "$k" "$f")"
 done
 for r in ${MEAS_MATRIX_ROOTS-trixie sid}; do
-	"$top/scripts/root.sh" --kernels "$r" | while read -r rel k f; do
+	"$top/scripts/root.sh" --kernels "$r" | while read -r rel f k; do
 		echo "$rel $r $k $f $(lane_of "$rel" "$k" "$f")"
 	done
 done

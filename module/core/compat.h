@@ -191,9 +191,9 @@ static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
 #endif
 
 /*
- * The unbound system workqueue is system_dfl_wq since 6.18 (and in
- * Debian's 6.12); the 7 series warns that system_unbound_wq, the old
- * name, is deprecated, once per boot, at the first work queued on it.
+ * The unbound system workqueue is system_dfl_wq, added after 6.12 (and
+ * in Debian's 6.12); the 7 series warns once per boot, at the first work
+ * queued on it, that system_unbound_wq, the old name, is deprecated.
  */
 #ifdef MEAS_HAVE_SYSTEM_DFL_WQ
 #define meas_unbound_wq		system_dfl_wq
