@@ -1284,6 +1284,54 @@ TEST_F(proc, reused_pid_starts_afresh)
 	EXPECT_EQ(0, child_finish(&c));
 }
 
+/* Exit at once, from CPU 1 (the reader stays on CPU 0). */
+static pid_t fork_exit_on_cpu1(void)
+{
+	cpu_set_t one;
+	pid_t pid = fork();
+
+	if (!pid) {
+		CPU_ZERO(&one);
+		CPU_SET(1, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		_exit(7);
+	}
+	return pid;
+}
+
+/*
+ * A process its parent has reaped reads as exited, never as live: its
+ * parent's waitpid() can return once its last thread has passed
+ * exit_notify(), before that thread's last switch-out on its own CPU,
+ * where meas folds its entry (make check met it on 6.12).  GETPROCSTATS
+ * of one process waits for that switch-out.  Many times, the child on
+ * the other CPU, for the window to be met.
+ */
+TEST_F(proc, reaped_process_reads_exited)
+{
+	uint64_t e[MEAS_PROC_ITEMS];
+	int i, status, live = 0, n = 300;
+	cpu_set_t zero;
+	pid_t pid;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: the child's last switch-out comes first");
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(zero), &zero));
+	for (i = 0; i < n; i++) {
+		pid = fork_exit_on_cpu1();
+		ASSERT_LT(0, pid);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_EQ(0, entry_of(self->fd, pid, e));
+		live += e[MEAS_P_STATE] != MEAS_PSTATE_EXITED;
+		if (e[MEAS_P_STATE] == MEAS_PSTATE_EXITED)
+			EXPECT_EQ((uint64_t)status, e[MEAS_P_EXIT_STATUS]);
+	}
+	TH_LOG("%d reaped processes, %d read as live", n, live);
+	EXPECT_EQ(0, live);
+}
+
 static void sleep_forever(void *arg)
 {
 	(void)arg;

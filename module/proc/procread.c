@@ -17,6 +17,7 @@
  * dumpable flag it had when it went.  Entries a caller may not see read
  * as never used.
  */
+#include <linux/delay.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
@@ -415,6 +416,59 @@ unlock:
 	return ok;
 }
 
+/*
+ * A reader asking for one process waits this long at most, in steps of
+ * PROCREAD_SETTLE_US, for the last switch-out of a process whose threads
+ * have all exited (procread_settle()).
+ */
+#define PROCREAD_SETTLE_US	100
+#define PROCREAD_SETTLE_STEPS	1000
+
+/*
+ * Whether the live entry @slot belongs to a process whose threads have
+ * all exited but whose last switch-out has not come yet.  Its first
+ * thread record tells: a record keeps its task until that switch-out,
+ * and the task is freed an RCU grace period after it.  A record taken
+ * by another process meanwhile gives a wrong answer, which costs a wait
+ * or spares one, nothing else.
+ */
+static bool procread_exit_pending(struct proc_tab *tab, u32 slot)
+{
+	struct proc_slot *s = &tab->slots[slot];
+	struct task_struct *task = NULL;
+	bool pending = false;
+	u32 i;
+
+	rcu_read_lock();
+	if (READ_ONCE(s->state) == MEAS_PSTATE_LIVE) {
+		i = READ_ONCE(s->threads);
+		if (i && i <= tab->nthr)
+			task = READ_ONCE(tab->thr[i - 1].task);
+		pending = task && READ_ONCE(task->exit_state) &&
+			  !atomic_read(&task->signal->live);
+	}
+	rcu_read_unlock();
+	return pending;
+}
+
+/*
+ * A process is gone for user space once its last thread has passed
+ * exit_notify(): its parent's waitpid() may have reaped it already.  Its
+ * entry is final only at that thread's last switch-out, which follows
+ * within microseconds on its CPU unless the thread is preempted first.
+ * A caller that asks for one process by its PID waits for that, up to
+ * PROCREAD_SETTLE_STEPS steps, so that a process its parent has reaped
+ * never reads as live.  Process context, nothing held.
+ */
+static void procread_settle(struct proc_tab *tab, u32 slot)
+{
+	unsigned int i;
+
+	for (i = 0; i < PROCREAD_SETTLE_STEPS &&
+		    procread_exit_pending(tab, slot); i++)
+		usleep_range(PROCREAD_SETTLE_US, 2 * PROCREAD_SETTLE_US);
+}
+
 /**
  * meas_procread_find() - the entry of a process ID
  * @tab: the table
@@ -423,6 +477,8 @@ unlock:
  *
  * The live process if there is one, else the latest that exited.  A
  * caller outside the initial PID namespace finds live processes only.
+ * A process whose threads have all exited is given time for its last
+ * switch-out (procread_settle()).  Process context.
  *
  * Return: the slot, or 0.
  */
@@ -450,8 +506,10 @@ u32 meas_procread_find(struct proc_tab *tab, const struct proc_viewer *v,
 		created = READ_ONCE(proc_ent(tab, s)[MEAS_P_CREATED]);
 		if (READ_ONCE(tab->slots[s].nr) == nr &&
 		    state != MEAS_PSTATE_EMPTY) {
-			if (state == MEAS_PSTATE_LIVE)
+			if (state == MEAS_PSTATE_LIVE) {
+				procread_settle(tab, s);
 				return s;
+			}
 			if (v->init_ns && created >= best_created) {
 				best = s;
 				best_created = created;
