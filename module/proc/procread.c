@@ -462,10 +462,9 @@ static bool procread_exit_pending(struct proc_tab *tab, u32 slot)
  */
 static void procread_settle(struct proc_tab *tab, u32 slot)
 {
-	unsigned int i;
+	unsigned int i = 0;
 
-	for (i = 0; i < PROCREAD_SETTLE_STEPS &&
-		    procread_exit_pending(tab, slot); i++)
+	while (i++ < PROCREAD_SETTLE_STEPS && procread_exit_pending(tab, slot))
 		usleep_range(PROCREAD_SETTLE_US, 2 * PROCREAD_SETTLE_US);
 }
 
