@@ -154,6 +154,34 @@ void pingpong(int n)
 	close(b[1]);
 }
 
+static int c0_switch_items(int fd, uint64_t *launches, uint64_t *idles)
+{
+	uint64_t v[MEAS_C0_FIXED_ITEMS];
+	int rc;
+
+	if (meas_get(fd, 0, 0, 0, MEAS_C0_FIXED_ITEMS, v, sizeof(v), &rc))
+		return -1;
+	*launches = v[MEAS_C0_LAUNCHES];
+	*idles = v[MEAS_C0_PAUSE_IDLE];
+	return 0;
+}
+
+int c0_switches_over_pingpong(int fd, int n, struct c0_switches *s)
+{
+	uint64_t l0, i0, l1, i1, c0;
+
+	c0 = proc_stat_ctxt();
+	if (c0_switch_items(fd, &l0, &i0))
+		return -1;
+	pingpong(n);
+	if (c0_switch_items(fd, &l1, &i1))
+		return -1;
+	s->ctxt = proc_stat_ctxt() - c0;
+	s->launches = l1 - l0;
+	s->idles = i1 - i0;
+	return 0;
+}
+
 int diskstats(const char *name, struct dstats *d)
 {
 	unsigned long long v[17];

@@ -63,6 +63,18 @@ uint64_t proc_stat_ctxt(void);
 /* @n round trips of one byte between two processes pinned to CPU 0. */
 void pingpong(int n);
 
+/*
+ * Class 0's context switches over pingpong(@n), on @fd with class 0
+ * enabled, and /proc/stat's ctxt read around them.  Every switch is a
+ * launch (to a task) or an idle pause (to the idle task), so launches +
+ * idles = ctxt, less the switches between each read of ctxt and its GET.
+ */
+struct c0_switches {
+	uint64_t launches, idles, ctxt;
+};
+
+int c0_switches_over_pingpong(int fd, int n, struct c0_switches *s);
+
 struct dstats {
 	uint64_t rd, rd_sect, wr, wr_sect, disc, disc_sect, flush;
 };

@@ -445,28 +445,22 @@ TEST_F(stress, nothing_left)
 	EXPECT_EQ(1, atoi(line)) TH_LOG("refcnt %s with one file open", line);
 }
 
-/* Class 0 launches still follow /proc/stat's context switches. */
+/* Class 0's switches still add up to /proc/stat's context switches. */
 TEST_F(stress, launches_agree_with_ctxt)
 {
-	uint64_t v0[MEAS_C0_FIXED_ITEMS], v1[MEAS_C0_FIXED_ITEMS];
-	uint64_t launches, ctxt, c0;
+	struct c0_switches s;
 	const int n = 20000;
 	int rc;
 
 	ASSERT_EQ(0, meas_start(self->fd, 1, &rc));
-	c0 = proc_stat_ctxt();
-	ASSERT_EQ(0, meas_get(self->fd, 0, 0, 0, MEAS_C0_FIXED_ITEMS, v0,
-			      sizeof(v0), &rc));
-	pingpong(n);
-	ASSERT_EQ(0, meas_get(self->fd, 0, 0, 0, MEAS_C0_FIXED_ITEMS, v1,
-			      sizeof(v1), &rc));
-	ctxt = proc_stat_ctxt() - c0;
-	launches = v1[MEAS_C0_LAUNCHES] - v0[MEAS_C0_LAUNCHES];
-	TH_LOG("launches %llu ctxt %llu", (unsigned long long)launches,
-	       (unsigned long long)ctxt);
-	EXPECT_LE(2ULL * n, launches);
-	EXPECT_LE(launches, ctxt);
-	EXPECT_LE(ctxt - launches, ctxt / 20);
+	ASSERT_EQ(0, c0_switches_over_pingpong(self->fd, n, &s));
+	TH_LOG("launches %llu idle pauses %llu ctxt %llu",
+	       (unsigned long long)s.launches, (unsigned long long)s.idles,
+	       (unsigned long long)s.ctxt);
+	EXPECT_LE(2ULL * n, s.launches);
+	/* as meas_test's launches_follow_pingpong_and_ctxt */
+	EXPECT_LE(s.launches + s.idles, s.ctxt);
+	EXPECT_GE(s.ctxt / 100, s.ctxt - (s.launches + s.idles));
 }
 
 /* Subclass 4 item @item of the entry of @dev, or ~0 when it has none. */
