@@ -9,57 +9,65 @@ set -u
 out=${1:?usage: run_tests.sh BUILD_DIR}
 status=0
 
+# run CMD [ARGS...]: one program of the suite; a failure fails the suite,
+# and its time goes to the log (where a lane's minutes go)
+run() {
+	t0=$(date +%s)
+	"$@" || status=1
+	echo "# time: ${1##*/} $(($(date +%s) - t0)) s"
+}
+
 insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
 
 # the size, flags and reserved rules of every ioctl struct, one table
-"$out/struct_rules_test" || status=1
-"$out/meas_test" || status=1
+run "$out/struct_rules_test"
+run "$out/meas_test"
 
 # disks and the I/O trace; they load null_blk and virtio_blk themselves
-"$out/io_test" || status=1
-"$out/iolat_test" || status=1
-selftests/measctl/iostat_test.sh || status=1
+run "$out/io_test"
+run "$out/iolat_test"
+run selftests/measctl/iostat_test.sh
 
 if [ -x selftests/measctl/measctl_test.sh ]; then
-	selftests/measctl/measctl_test.sh || status=1
+	run selftests/measctl/measctl_test.sh
 fi
 
 # meas-exporter: formats, promtool, diskstats, user classes, garbage
-selftests/exporter/exporter_test.sh || status=1
+run selftests/exporter/exporter_test.sh
 # meas-exporter's process groups: config, cap, monotony, conservation
-selftests/exporter/groups_test.sh || status=1
+run selftests/exporter/groups_test.sh
 
 # the shared clock: GETCLOCK, GIVECLOCK, collectors, measctl profile
-"$out/clock_test" || status=1
-selftests/measctl/profile_test.sh "$out" || status=1
+run "$out/clock_test"
+run selftests/measctl/profile_test.sh "$out"
 
 # user-defined classes and UPDATESTATISTICS; update_test loads and unloads
 # module/example/meas_example.ko itself, custom_test reloads meas.ko
-"$out/update_test" || status=1
-selftests/measctl/custom_test.sh || status=1
+run "$out/update_test"
+run selftests/measctl/custom_test.sh
 
 # class 15: the process table, GETPROCSTATS, netlink, READACTIVE
-"$out/proc_test" || status=1
-selftests/measctl/proc_cmds_test.sh || status=1
+run "$out/proc_test"
+run selftests/measctl/proc_cmds_test.sh
 
 # task measurement: START/STOP-TASK-MEASUREMENT and measctl task
 # (task_test's last test unloads meas.ko under a measurement and reloads it)
-"$out/task_test" || status=1
-selftests/measctl/task_cmds_test.sh "$out" || status=1
+run "$out/task_test"
+run selftests/measctl/task_cmds_test.sh "$out"
 
 # random ioctls: every errno must be one the uapi header documents
-"$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t "${MEAS_FUZZ_SECONDS:-120}" || status=1
+run "$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t "${MEAS_FUZZ_SECONDS:-120}"
 # random generic netlink messages to the family "meas", the same rule
-"$out/genl_fuzz" -n "${MEAS_GENL_FUZZ_MSGS:-100000}" -t "${MEAS_FUZZ_SECONDS:-120}" || status=1
+run "$out/genl_fuzz" -n "${MEAS_GENL_FUZZ_MSGS:-100000}" -t "${MEAS_FUZZ_SECONDS:-120}"
 
 # info leaks: replies and records against a 0xa5 pattern
-"$out/leak_test" || status=1
+run "$out/leak_test"
 
 # allocation failures one at a time; skipped without fail-nth
-"$out/failslab_test" || status=1
+run "$out/failslab_test"
 
 # stress: 32 workers, kill -9 storm, rmmod attempts (10 s; the debug lane 60)
-selftests/stress/stress.sh "$out" "${MEAS_STRESS_SECONDS:-10}" || status=1
+run selftests/stress/stress.sh "$out" "${MEAS_STRESS_SECONDS:-10}"
 
 echo "TAP version 13"
 echo "1..3"
@@ -88,7 +96,7 @@ else
 fi
 
 # the shared clock: unloading while it ticks (loads meas.ko itself)
-selftests/clock_unload.sh "$out" || status=1
+run selftests/clock_unload.sh "$out"
 # unloading with netlink listeners, a dump half read, requests racing
-"$out/unload_test" || status=1
+run "$out/unload_test"
 exit $status
