@@ -46,6 +46,16 @@ UDEV_RULESDIR ?= /etc/udev/rules.d
 MODULES_LOADDIR ?= /etc/modules-load.d
 endif
 MODPROBEDIR ?= /etc/modprobe.d
+# meas-kernel, which says why a kernel has no meas (its modprobe.d file:
+# the system's directory for a package, /etc's otherwise; the kernel hook
+# has only /etc/kernel/postinst.d)
+LIBEXECDIR ?= $(PREFIX)/lib/meas
+ifeq ($(PREFIX),/usr)
+MODPROBE_LIBDIR ?= /usr/lib/modprobe.d
+else
+MODPROBE_LIBDIR ?= /etc/modprobe.d
+endif
+KERNEL_POSTINSTDIR ?= /etc/kernel/postinst.d
 # meas-exporter's unit: the system's unit directory for a package
 ifeq ($(PREFIX),/usr)
 SYSTEMDUNITDIR ?= $(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
@@ -60,6 +70,14 @@ DKMS_FILES = dkms.conf VERSION Kbuild \
 UAPI_HEADERS = $(wildcard uapi/linux/*.h)
 
 INSTALL ?= install
+
+# The supported kernel series, stated in dkms.conf alone
+MEAS_KERNEL_MIN := $(shell sed -n 's/^MEAS_KERNEL_MIN="\(.*\)"$$/\1/p' dkms.conf)
+MEAS_KERNEL_MAX := $(shell sed -n 's/^MEAS_KERNEL_MAX="\(.*\)"$$/\1/p' dkms.conf)
+# tools/system/*.in with the directories, the version and the range
+SUBST = sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's|@MEAS_KERNEL_MIN@|$(MEAS_KERNEL_MIN)|g' \
+	-e 's|@MEAS_KERNEL_MAX@|$(MEAS_KERNEL_MAX)|g'
 
 install: tools man
 	$(INSTALL) -D -m 0755 tools/measctl/measctl $(DESTDIR)$(SBINDIR)/measctl
@@ -81,6 +99,14 @@ install: tools man
 	$(INSTALL) -D -m 0644 tools/system/60-meas.rules $(DESTDIR)$(UDEV_RULESDIR)/60-meas.rules
 	$(INSTALL) -D -m 0644 tools/system/modules-load.conf $(DESTDIR)$(MODULES_LOADDIR)/meas.conf
 	$(INSTALL) -D -m 0644 tools/system/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf
+	$(INSTALL) -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MODPROBE_LIBDIR) \
+		$(DESTDIR)$(KERNEL_POSTINSTDIR)
+	$(SUBST) tools/system/meas-kernel.in >$(DESTDIR)$(LIBEXECDIR)/meas-kernel
+	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/meas-kernel
+	$(SUBST) tools/system/modprobe-kernel.conf.in \
+		>$(DESTDIR)$(MODPROBE_LIBDIR)/meas-kernel.conf
+	$(SUBST) tools/system/kernel-postinst.in >$(DESTDIR)$(KERNEL_POSTINSTDIR)/meas
+	chmod 0755 $(DESTDIR)$(KERNEL_POSTINSTDIR)/meas
 	$(INSTALL) -D -m 0755 tools/exporter/meas-exporter $(DESTDIR)$(SBINDIR)/meas-exporter
 	$(INSTALL) -D -m 0644 $(MAN_DIR)/meas-exporter.8 $(DESTDIR)$(MANDIR)/man8/meas-exporter.8
 	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR)
@@ -95,9 +121,12 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libmeas.a $(DESTDIR)$(PKGCONFIGDIR)/libmeas.pc \
 		$(DESTDIR)$(UDEV_RULESDIR)/60-meas.rules \
 		$(DESTDIR)$(MODULES_LOADDIR)/meas.conf $(DESTDIR)$(MODPROBEDIR)/meas.conf \
+		$(DESTDIR)$(LIBEXECDIR)/meas-kernel $(DESTDIR)$(MODPROBE_LIBDIR)/meas-kernel.conf \
+		$(DESTDIR)$(KERNEL_POSTINSTDIR)/meas \
 		$(DESTDIR)$(SBINDIR)/meas-exporter $(DESTDIR)$(MANDIR)/man8/meas-exporter.8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/meas-exporter.service
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/meas $(DESTDIR)$(DKMS_SRCDIR)
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 # --- Debian packages ---
 

@@ -36,15 +36,20 @@ nothing_left() {
 }
 
 : >"$d.log"
+# the supported kernel series, as dkms.conf states them
+kmin=$(sed -n 's/^MEAS_KERNEL_MIN="\(.*\)"$/\1/p' "$repo/dkms.conf")
+kmax=$(sed -n 's/^MEAS_KERNEL_MAX="\(.*\)"$/\1/p' "$repo/dkms.conf")
 uapi=$(cd "$repo/uapi/linux" && ls ./*.h | sed 's|^\./||')
 for prefix in /usr/local /usr; do
 	rm -rf "$d"
 	mk=(make -C "$repo" --no-print-directory DESTDIR="$d" PREFIX="$prefix")
 	if [ "$prefix" = /usr ]; then
-		sys=(/lib/udev/rules.d/60-meas.rules /usr/lib/modules-load.d/meas.conf)
+		sys=(/lib/udev/rules.d/60-meas.rules /usr/lib/modules-load.d/meas.conf
+			/usr/lib/modprobe.d/meas-kernel.conf)
 		mk+=(UDEV_RULESDIR=/lib/udev/rules.d)
 	else
-		sys=(/etc/udev/rules.d/60-meas.rules /etc/modules-load.d/meas.conf)
+		sys=(/etc/udev/rules.d/60-meas.rules /etc/modules-load.d/meas.conf
+			/etc/modprobe.d/meas-kernel.conf)
 	fi
 	ok "make install PREFIX=$prefix DESTDIR=..." "${mk[@]}" install
 	ok "PREFIX=$prefix: tool, man pages, completion, library, pkg-config" all_there "$d" \
@@ -61,6 +66,14 @@ for prefix in /usr/local /usr; do
 		"/usr/src/meas-$version/module/main.c"
 	ok "PREFIX=$prefix: udev rule, modules-load.d, modprobe.d" all_there "$d" \
 		"${sys[@]}" /etc/modprobe.d/meas.conf
+	ok "PREFIX=$prefix: meas-kernel and its kernel hook" all_there "$d" \
+		"$prefix/lib/meas/meas-kernel" /etc/kernel/postinst.d/meas
+	ok "PREFIX=$prefix: modprobe.d and the hook call meas-kernel where it is" sh -c \
+		"grep -q '^install meas $prefix/lib/meas/meas-kernel modprobe' '$d${sys[2]}' &&
+		grep -q '^exec $prefix/lib/meas/meas-kernel check' '$d/etc/kernel/postinst.d/meas'"
+	ok "PREFIX=$prefix: meas-kernel has dkms.conf's range, $kmin to $kmax" \
+		test "$(grep -E '^m(in|ax)=' "$d$prefix/lib/meas/meas-kernel" | paste -sd' ')" = \
+		"min=$kmin max=$kmax"
 	ok "PREFIX=$prefix: libmeas.pc names the prefix and the version" sh -c \
 		"grep -qx 'prefix=$prefix' '$d$prefix/lib/pkgconfig/libmeas.pc' &&
 		grep -qx 'Version: $version' '$d$prefix/lib/pkgconfig/libmeas.pc'"

@@ -238,7 +238,7 @@ static const char *err_hint(const char *call, int err)
 {
 	if (call && (err == EPERM || err == EACCES))
 		return " (no permission: CAP_PERFMON or CAP_SYS_ADMIN is needed)";
-	if (!call && (err == ENOENT || err == ENXIO || err == ENODEV))
+	if (!call && (err == ENXIO || err == ENODEV))
 		return " (is the meas module loaded?)";
 	if (err == ENOTTY)
 		return " (unknown to this meas.ko: older than measctl? see 'measctl --version')";
@@ -327,8 +327,11 @@ int fail_call(const struct cmd_ctx *ctx, const char *call, int result,
 /* The open of /dev/meas failed with @err (positive). */
 int fail_open(const struct cmd_ctx *ctx, int err)
 {
-	return fail_hint(ctx, err, err_hint(NULL, err), "cannot open %s",
-			 MEAS_DEVICE);
+	char why[256];
+
+	return fail_hint(ctx, err, err == ENOENT ?
+			 absent_hint(why, sizeof(why)) : err_hint(NULL, err),
+			 "cannot open %s", MEAS_DEVICE);
 }
 
 /*

@@ -47,6 +47,8 @@ __printf(5, 6)
 int fail_call(const struct cmd_ctx *ctx, const char *call, int result,
 	      int err, const char *fmt, ...);
 int fail_open(const struct cmd_ctx *ctx, int err);
+/* ---- absent.c: why /dev/meas is missing, as " (...)" ---- */
+const char *absent_hint(char *buf, size_t len);
 int open_dev(const struct cmd_ctx *ctx);
 __printf(2, 3)
 void warnx_ctx(const struct cmd_ctx *ctx, const char *fmt, ...);
