@@ -73,8 +73,8 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-matrix check-next check-debug check-pictures check-shipped check-insn unit vmtest \
-	demo bench sparse checkpatch clean man deb install uninstall pkgtest check-install \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-pictures check-shipped check-insn unit vmtest \
+	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
 	check-version check-prometheus check-pcp
 
 all: module tools

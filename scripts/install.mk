@@ -161,10 +161,22 @@ check-version:
 		exit 1; \
 	fi; echo "check-version: $$v everywhere"
 
-# The packages installed as a user does (selftests/pkg/pkgtest.sh), with
-# every kernel of the matrix installed, as DKMS builds for each.
-pkgtest: deps-matrix deb check-install
-	selftests/pkg/pkgtest.sh $(DEB_DIR)
+# The packages of Debian 13, built in its root (scripts/root.sh) by its
+# own dpkg-buildpackage, debhelper and compiler, into $(BUILD)/trixie/deb
+DEB13_BUILD := $(BUILD)/trixie
+deb-trixie: check-version
+	root=$$(scripts/root.sh trixie) && \
+	scripts/in-root.sh "$$root" --bind $(BUILD) -- \
+		make -C $(CURDIR) --no-print-directory deb BUILD=$(DEB13_BUILD)
+
+# The packages installed as a user does (selftests/pkg/pkgtest.sh): on
+# this machine, Debian 12, with every kernel of its matrix installed, as
+# DKMS builds for each; and in Debian 13's root, with its 6.12 and its
+# backports' kernels, and the packages built there.
+pkgtest: deps-matrix deb deb-trixie check-install
+	rc=0; selftests/pkg/pkgtest.sh $(DEB_DIR) || rc=1; \
+	selftests/pkg/pkgtest.sh --system $(BUILD)/roots/trixie $(DEB13_BUILD)/deb || rc=1; \
+	exit $$rc
 
 # make install and make uninstall into a DESTDIR, PREFIX /usr/local and /usr
 check-install: tools man

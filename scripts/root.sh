@@ -64,7 +64,7 @@ Pin-Priority: 500"
 		extra="debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils
 pkg-config libjson-c-dev libmicrohttpd-dev libnl-3-dev libnl-genl-3-dev
 libpcp-pmda3-dev libpcp3-dev dkms systemd systemd-sysv udev pcp prometheus
-man-db groff-base bash-completion adduser curl" ;;
+man-db groff-base bash-completion adduser curl iproute2" ;;
 	sid)
 		suite=sid
 		# experimental's packages are installed only by name (priority 1)

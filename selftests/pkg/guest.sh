@@ -53,4 +53,20 @@ if [ "${1:-}" = pcp ]; then
 	. "$(dirname "$0")/pcp-guest.sh"
 fi
 ok "modprobe -r meas" modprobe -r meas
+
+# Where meas is missing, modprobe and measctl say why (Documentation/
+# install.rst, "Kernels outside the range"): installed but not loaded;
+# then, with DKMS's directory hidden, no module for this kernel.
+ok "measctl with meas unloaded says to load it" \
+	sh -c 'measctl info 2>&1 | tee /dev/stderr | grep -q "meas is not loaded: modprobe meas"'
+hidden() {
+	mount -t tmpfs meas-hide "/lib/modules/$k/updates" || return 1
+	local rc=0
+	modprobe meas 2>/tmp/modprobe.err && rc=1
+	cat /tmp/modprobe.err
+	grep -q "no meas module for the running kernel $k" /tmp/modprobe.err || rc=1
+	umount "/lib/modules/$k/updates"
+	return $rc
+}
+ok "modprobe meas where the kernel has no meas module fails and says why" hidden
 exit $((fails > 0))

@@ -226,7 +226,8 @@ if [ -n "$kernel" ]; then
 		case "$(basename "$kernel")" in
 		vmlinuz-*) kver=$(basename "$kernel"); kver=${kver#vmlinuz-} ;;
 		esac
-		[ -n "$kver" ] && [ -d "/lib/modules/$kver" ] || kver=$(bzimage_version "$kernel" || true)
+		[ -n "$kver" ] && [ -d "${rootdir%/}/lib/modules/$kver" ] ||
+			kver=$(bzimage_version "$kernel" || true)
 	fi
 	[ -n "$kver" ] || die "cannot determine the version of $kernel; set KVER"
 elif [ -n "$kver" ]; then
@@ -238,7 +239,8 @@ else
 	kernel=/boot/vmlinuz-$kver
 fi
 [ -r "$kernel" ] || die "kernel image not readable: $kernel"
-[ -n "$moddir" ] || [ -d "/lib/modules/$kver" ] || die "no modules for $kver in /lib/modules/$kver"
+[ -n "$moddir" ] || [ -d "${rootdir%/}/lib/modules/$kver" ] ||
+	die "no modules for $kver in ${rootdir%/}/lib/modules/$kver"
 
 # --- cached initramfs -----------------------------------------------------
 
