@@ -160,18 +160,38 @@ vmtest: all
 # build packages ship is checked apart (check-shipped).
 vmtest: MEAS_TEST = 1
 
-check: deps
+# make check: the host's checks, then two streams side by side: the
+# guests of the default kernel (the VM suite, Prometheus, PCP, pictures,
+# the install tests) and the kernel matrix.  run-vm.sh keeps the machine's
+# guests at one per CPU (MEAS_VM_SLOTS).  Each stream's output goes to its
+# log as it runs (tail -f build/check-guests.log build/check-matrix.log)
+# and is printed whole when the stream ends; a failed stream fails make
+# check once both have ended.  The matrix table comes last.
+check: deps-matrix
 	$(MAKE) MEAS_TEST=1 all
 	$(MAKE) check-version
 	$(MAKE) unit
 	$(MAKE) check-insn
 	$(MAKE) check-shipped
+	@rc=0; $(MAKE) -j2 -k check-stream-guests check-stream-matrix || rc=$$?; \
+	$(MAKE) --no-print-directory -C selftests vmtest-matrix-table \
+		MATRIX_DIR=$(MATRIX) MATRIX_KERNELS=$(MATRIX)/kernels || rc=1; \
+	exit $$rc
+
+check-guests:
 	$(MAKE) MEAS_TEST=1 vmtest
 	$(MAKE) check-prometheus
 	$(MAKE) check-pcp
 	$(MAKE) MEAS_TEST=1 check-pictures
 	$(MAKE) pkgtest
-	$(MAKE) check-matrix
+
+# One stream of make check, its output in build/check-STREAM.log, printed
+# whole at its end (one stream's at a time).
+check-stream-%:
+	@mkdir -p $(BUILD); echo "check: $* started, its log: $(BUILD)/check-$*.log"
+	@rc=0; $(MAKE) check-$* >$(BUILD)/check-$*.log 2>&1 || rc=$$?; \
+	flock $(BUILD)/check-output.lock cat $(BUILD)/check-$*.log; \
+	echo "check: $* ended, status $$rc"; exit $$rc
 
 # meas-exporter in the test VM scraped by a real Prometheus on the host,
 # with the meas.ko and tools already built (about 2 minutes)

@@ -4,7 +4,7 @@
 # matrix.sh - build meas for each kernel of the test matrix and test it
 # there in the VM, then print a summary table.  make check-matrix.
 #
-#   selftests/vm/matrix.sh SELFTESTS_DIR MATRIX_DIR KERNELS_FILE
+#   selftests/vm/matrix.sh [--table] SELFTESTS_DIR MATRIX_DIR KERNELS_FILE
 #
 # KERNELS_FILE has the rows of scripts/kernels.sh ("RELEASE ROOT VERSION
 # FLAVOUR LANE").  For each: scripts/build-kernel.sh builds the test
@@ -20,13 +20,24 @@
 #   smoke    selftests/smoke.sh: load, START/GET/STOP of every class, a
 #            task measurement, the clock, unload
 # The cloud flavours have no 9p: their guest root is a copy (run-vm.sh
-# --copy).  MEAS_MATRIX_JOBS VMs run at a time (default 2: one per core,
-# as TCG runs a guest on one thread); a lane starts as soon as its
-# kernel is built, the full lanes first.  Logs: MATRIX_DIR/VERSION/
-# {build,vm}.log.  Exit status 1 if any build or lane failed.
+# --copy).  MEAS_MATRIX_JOBS lanes run at a time (default 2: one per
+# core, as TCG runs a guest on one thread; run-vm.sh's slots keep the
+# machine's guests at that many while make check runs other stages
+# beside the matrix); a lane starts as soon as its kernel is built, the
+# full lanes first.  The full lanes fork 500 processes in the process
+# groups test, not 2000 (MEAS_GROUPS_PROCS; the default lane's run has
+# 2000).  Logs: MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1 if any
+# build or lane failed.  With --table, the summary table alone, from what
+# the last run left (make check prints it last, once every stage it
+# reads has ended).
 set -uo pipefail
 
-usage="usage: matrix.sh SELFTESTS_DIR MATRIX_DIR KERNELS_FILE"
+usage="usage: matrix.sh [--table] SELFTESTS_DIR MATRIX_DIR KERNELS_FILE"
+table_only=0
+if [ "${1:-}" = --table ]; then
+	table_only=1
+	shift
+fi
 out=${1:?$usage}
 mdir=${2:?$usage}
 kfile=${3:?$usage}
@@ -69,6 +80,7 @@ run_lane() {
 		truncate -s 64M "$dir/io-disk.img"
 		KVER=$k MEAS_KO=$ko MEAS_EXAMPLE_KO=${ko%meas.ko}example/meas_example.ko \
 			MEAS_FUZZ_SECONDS=${MEAS_MATRIX_FUZZ_SECONDS:-30} \
+			MEAS_GROUPS_PROCS=${MEAS_MATRIX_GROUPS_PROCS:-500} \
 			selftests/vm/run-vm.sh "${boot[@]}" --timeout 1500 \
 			--disk "$dir/io-disk.img" --log "$dir/vm.log" \
 			-- selftests/run_tests.sh "$out" ;;
@@ -99,27 +111,33 @@ start_lane() {
 }
 
 # The kernels of the full lanes first, the default last; each lane
-# starts as soon as its kernel is built, while the next one builds.
+# starts as soon as its kernel is built, while the next one builds.  Each
+# build's result, time and compiler go to build.result, for the table.
 order=()
 for l in full smoke default; do
 	for k in "${kernels[@]}"; do
 		[ "${lane[$k]}" = "$l" ] && order+=("$k")
 	done
 done
-for k in "${order[@]}"; do
+[ "$table_only" = 1 ] || for k in "${order[@]}"; do
 	t=$(date +%s)
 	r=$(root_dir "$k")
+	rm -f "$mdir/$k/build.result" "$mdir/$k/lane.result"
 	if MAKE=${MAKE:-make} scripts/build-kernel.sh ${r:+--root "$r"} \
 		"$k" "$mdir/$k" MEAS_TEST=1; then
-		build_ok[$k]=ok
+		b=ok
 	else
-		build_ok[$k]=FAIL
+		b=FAIL
 	fi
-	cc[$k]=$(compiler_of "$k")
-	secs[$k]=$(($(date +%s) - t))
-	[ "${build_ok[$k]}" = ok ] && [ "${lane[$k]}" != default ] && start_lane "$k"
+	mkdir -p "$mdir/$k"
+	echo "$b $(($(date +%s) - t)) $(compiler_of "$k")" >"$mdir/$k/build.result"
+	[ "$b" = ok ] && [ "${lane[$k]}" != default ] && start_lane "$k"
 done
 wait
+for k in "${kernels[@]}"; do
+	read -r b t c <"$mdir/$k/build.result" 2>/dev/null || b=FAIL t=0 c=
+	build_ok[$k]=$b secs[$k]=$t cc[$k]=$c
+done
 
 # The summary.
 status=0
@@ -147,15 +165,17 @@ for k in "${kernels[@]}"; do
 		t=$((t + vt))
 		if [ "$rc" != 0 ] || [ "$f" = - ] || [ "$f" != 0 ] || [ "$p" = 0 ]; then
 			status=1
-			echo "matrix: $k (${lane[$k]}): run-vm.sh status $rc; see $mdir/$k/console.out" >&2
-			grep -E '^(# )?not ok |^run-vm: ' "$mdir/$k/console.out" | head -n 20 >&2
+			[ "$table_only" = 1 ] ||
+				echo "matrix: $k (${lane[$k]}): run-vm.sh status $rc; see $mdir/$k/console.out" >&2
+			[ "$table_only" = 1 ] ||
+				grep -E '^(# )?not ok |^run-vm: ' "$mdir/$k/console.out" | head -n 20 >&2
 		fi
 	fi
 	row "$k" "${rel[$k]}" "${flav[$k]}" "${lane[$k]}" "${cc[$k]:--}" \
 		"${build_ok[$k]}" "$p" "$f" "$s" "${t}s"
-	# One closing line per tested kernel, for .ci/run's count.
-	[ "${lane[$k]}" = default ] || [ "$p" = - ] ||
+	# One closing line per tested kernel, for .ci/run's count (once).
+	[ "$table_only" = 1 ] || [ "${lane[$k]}" = default ] || [ "$p" = - ] ||
 		echo "matrix-$k: $p passed, $f failed, $s skipped"
 done
-echo "matrix: ${#kernels[@]} kernels in $(($(date +%s) - start_all)) s"
+[ "$table_only" = 1 ] || echo "matrix: ${#kernels[@]} kernels in $(($(date +%s) - start_all)) s"
 exit $status

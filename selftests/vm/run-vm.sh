@@ -69,6 +69,11 @@
 #   MEAS_VM_PVH=0   boot the bzImage itself instead of the cached uncompressed
 #                   vmlinux (PVH entry; saves ~3 s of xz decompression)
 #   MEAS_VM_ACCEL   QEMU -accel value for TCG (default tcg,thread=single)
+#   MEAS_VM_SLOTS   at most this many guests run at a time on the machine
+#                   (default: one per CPU, as TCG runs a guest on one
+#                   thread); a guest waits for a free slot before it boots.
+#                   make check runs its stages side by side under this rule.
+#   MEAS_VM_LOCKDIR where the slots' lock files are (default /run/lock/meas-vm)
 #   MEAS_*          every other MEAS_* variable (not MEAS_VM_*) is exported
 #                   into the guest
 #
@@ -618,6 +623,23 @@ if [ -n "$disk" ]; then
 		-device virtio-blk-pci,drive=disk0)
 fi
 qemu+=("${extra_qemu[@]}")
+
+# A slot: one of MEAS_VM_SLOTS lock files, held on fd 8 until this script
+# and QEMU end, however they end.
+slots=${MEAS_VM_SLOTS:-$(nproc)}
+lockdir=${MEAS_VM_LOCKDIR:-/run/lock/meas-vm}
+mkdir -p "$lockdir"
+waited=0
+while :; do
+	for s in $(seq 1 "$slots"); do
+		exec 8>"$lockdir/slot$s"
+		flock -n 8 && break 2
+		exec 8>&-
+	done
+	[ "$waited" = 1 ] || echo "$PROG: waiting for one of $slots VM slots" >&2
+	waited=1
+	sleep 2
+done
 
 # The console goes to our stdout (CRs stripped) and to the log file.  QEMU
 # runs in the background so that the traps can stop it.
