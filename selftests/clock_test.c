@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -59,7 +60,13 @@ static pid_t fork_pinned(int cpu)
 	pid = fork();
 	if (!pid) {
 		close(p[0]);
-		if (pin_cpu(cpu) || write(p[1], &b, 1) != 1)
+		/*
+		 * Gone with the test, even one an assertion ends: a child
+		 * left spinning would keep the fixture's file, and so the
+		 * clock, for every test after it.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || pin_cpu(cpu) ||
+		    write(p[1], &b, 1) != 1)
 			_exit(1);
 		close(p[1]);
 		return 0;
@@ -1129,6 +1136,8 @@ static void busy_run(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, meas_clockbuf_map(g.fd, &m));
 	r->missed = meas_clockbuf_ring(&m, 1)->missed;
 	meas_clockbuf_unmap(&m);
+	/* released, not paused: a next run takes the clock again */
+	EXPECT_EQ(0, meas_giveclock(fd, PC, NULL));
 	close(g.fd);
 	/*
 	 * Every period from the arming (before tg) to the last tick is a
@@ -1216,6 +1225,8 @@ static void kui_run(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, meas_giveclock(fd, 0, NULL));
 	reap(pid);
 	n = drain(g.fd, recs, sizeof(*recs), MAX_PC);
+	/* released, not paused: a next run takes the clock again */
+	EXPECT_EQ(0, meas_giveclock(fd, PC, NULL));
 	close(g.fd);
 	for (i = 0; i < n; i++) {
 		const struct meas_clock_pc *r = &recs[i];
