@@ -302,11 +302,17 @@ busybox ip link set lo up 2>/dev/null
 
 # The repository has an export of its own, mounted at its own path: a
 # clone under /tmp (as CI may make) would be hidden by the tmpfs otherwise.
+# A copied root (--copy) has its copy of the repository's files at the
+# same path, which that tmpfs hides as well: copied again above it.
 read -r REPO </meas/repo
 mkdir -p "$R$REPO" 2>/dev/null
-[ -d /hostroot ] ||
+if [ -d /hostroot ]; then
+	[ ! -d "/hostroot$REPO" ] || cp -a "/hostroot$REPO/." "$R$REPO/" ||
+		fail "cannot copy the repository's files"
+else
 	mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
 		repo "$R$REPO" || fail "cannot mount the repository over 9p"
+fi
 
 # run-vm.sh --modules: the kernel's modules, over a third export, on a
 # tmpfs on /lib/modules (the host root is read-only); not for a kernel
