@@ -17,6 +17,10 @@ url=http://127.0.0.1:9872/metrics
 
 ok "systemd is PID 1" test "$(cat /proc/1/comm)" = systemd
 ok "meas was loaded at boot (modules-load.d)" test -d /sys/module/meas
+# basic.target does not wait for udev to have handled the coldplug's
+# events (systemd-udev-settle is not in it): what the rule did is looked
+# at once udev's queue is empty, as a unit that needs the device would.
+udevadm settle --timeout=60
 ok "udev at boot: /dev/meas is 0660 root:meas" \
 	test "$(stat -c '%a %U %G' /dev/meas 2>/dev/null)" = "660 root meas"
 ok "the package enabled $unit" test "$(systemctl is-enabled $unit)" = enabled
