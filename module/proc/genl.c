@@ -4,14 +4,18 @@
  * of every process the sender may see, and the multicast group "exits"
  * that carries each process's final record with its sequence number.
  *
- * Requests are answered in the sender's context, so the access rules of
- * procread.c apply to the sender.  The exits group goes to every member
+ * Requests are answered in the sender's context, and the rest of a dump
+ * in the context of whoever reads the socket: the access rules of
+ * procread.c apply to that process and to the socket's opener, both
+ * (netlink_capable()'s rule).  The exits group goes to every member
  * alike, so only CAP_SYS_ADMIN may join it (the kernel checks when a
  * socket binds); other callers poll the dump, which filters.  The family
  * is registered at module load; genl_unregister_family() at unload takes
  * the listeners off the group.
  */
 #include <net/genetlink.h>
+#include <net/sock.h>
+#include <linux/net.h>
 #include <linux/slab.h>
 #include "proc.h"
 #include "core/ctl.h"
@@ -50,15 +54,24 @@ static int genl_put_cgroup(struct sk_buff *skb, u32 slot, u64 cgid)
 	return nla_put_u64_64bit(skb, MEAS_A_CGROUP, cgid, MEAS_A_PAD);
 }
 
+/* The file of the socket a request came on: its opener's credentials. */
+static struct file *genl_opener(const struct sk_buff *skb)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+
+	return sk && sk->sk_socket ? sk->sk_socket->file : NULL;
+}
+
 /* The record a GET asks for; the caller holds meas_sir. */
-static int genl_get_record(struct proc_tab *tab, struct genl_info *info,
-			   struct meas_proc_rec *rec, u64 *cgid)
+static int genl_get_record(struct proc_tab *tab, struct sk_buff *skb,
+			   struct genl_info *info, struct meas_proc_rec *rec,
+			   u64 *cgid)
 {
 	struct proc_viewer v;
 	u32 slot = 0, gen = 0;
 	s32 pid = 0;
 
-	meas_procread_viewer(&v, false);
+	meas_procread_viewer_opener(&v, genl_opener(skb));
 	if (info->attrs[MEAS_A_SLOT]) {
 		slot = nla_get_u32(info->attrs[MEAS_A_SLOT]);
 	} else if (info->attrs[MEAS_A_PID]) {
@@ -100,7 +113,7 @@ static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	tab = genl_table();
 	if (tab)
-		err = genl_get_record(tab, info, rec, &cgid);
+		err = genl_get_record(tab, skb, info, rec, &cgid);
 	else
 		err = -ENODATA;
 	mutex_unlock(&meas_sir);
@@ -179,7 +192,8 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		goto unlock;
 	}
 	cb->seq = genl_epoch;
-	meas_procread_viewer(&v, false);
+	/* a dump goes on in the recvmsg() of whoever reads the socket */
+	meas_procread_viewer_opener(&v, genl_opener(cb->skb));
 	hwm = meas_procread_hwm(tab);
 	for (slot = max_t(u32, cb->args[0], 1); slot <= hwm; slot++) {
 		if (!meas_procread_entry_cg(tab, &v, slot, rec->item, &gen,
