@@ -35,6 +35,7 @@
 #include "core/uarg.h"
 #include "logic/rescode.h"
 #include "blk.h"
+#include "core/inject.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
 #define IOTRACE_BATCH	8192
@@ -210,6 +211,29 @@ static void iotrace_fold(struct meas_class *cls)
 	r->hdr[MEAS_IO_H_STALE] = misc.stale - r->stale_base;
 }
 
+/* Records the partitions have written. */
+static u64 iotrace_written(const struct meas_io_ring *r)
+{
+	u64 total = 0;
+	u32 p;
+
+	for (p = 0; p < r->parts; p++)
+		total += READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+	return total;
+}
+
+/*
+ * The writers wrote the ring's capacity since the fold before the copy
+ * (inject.h); meas_sir is held, so the folded total stays as it was.
+ */
+static bool snap_wrapped(void *p)
+{
+	const struct meas_io_ring *r = p;
+
+	return iotrace_written(r) - r->hdr[MEAS_IO_H_TOTAL] >=
+	       (u64)r->parts * r->per_part;
+}
+
 /*
  * GETSTATISTICS: the raw ring.  A caller without CAP_PERFMON sees the
  * header, and of the records only those of its own process; the words of
@@ -226,6 +250,7 @@ static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
 	memcpy(out, cls->region + word, n * sizeof(u64));
 	if (perfmon_capable())
 		return;
+	meas_inject_io_snap(snap_wrapped, r);
 	for (w = max(word, first); w < word + n; w = first + (k + 1) * rw) {
 		k = (w - first) / rw;
 		rec = (const struct meas_io_record *)(r->rec + k * rw);
@@ -467,6 +492,7 @@ static struct iotrace_cursor *iotrace_cursor(void **state)
 		meas_iotrace_release(c);
 		return NULL;
 	}
+	meas_inject_io_cursor();
 	*state = c;
 	return c;
 }

@@ -152,6 +152,7 @@ static void task_end_work(struct work_struct *w)
 {
 	struct meas_task *m = container_of(w, struct meas_task, endwork);
 
+	meas_inject_task_end_hold();
 	task_end(m, m->async_reason);
 	meas_task_put(m);
 }
@@ -327,6 +328,7 @@ static int task_start(struct meas_task_start *k, struct file *file,
 		put_task_struct(t);
 		return code;
 	}
+	meas_inject_task_race(t, READ_ONCE(t->mm), NULL);
 	m = task_alloc(k, file);
 	if (!m) {
 		put_task_struct(t);
