@@ -10,6 +10,8 @@ out=${1:?usage: run_tests.sh BUILD_DIR}
 status=0
 
 insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
+# /dev/meas as udev's rule gives it: group meas (the VM's stand-in), 0660
+selftests/meas-udev.sh
 
 # the size, flags and reserved rules of every ioctl struct, one table
 "$out/struct_rules_test" || status=1
