@@ -276,6 +276,25 @@ static int task_file_free(struct file *f)
 	return MEAS_TASK_OK;
 }
 
+/* Measurements started by @m's user without privilege; under task_mutex. */
+static unsigned int task_count_user(struct meas_task *m)
+{
+	struct meas_task *other;
+	unsigned int n = 0;
+
+	list_for_each_entry(other, &task_list, list)
+		n += !other->privileged && uid_eq(other->uid, m->uid);
+	return n;
+}
+
+/* NPS0065: max_tasks run, or max_tasks_per_user of an unprivileged user. */
+static bool task_over_limit(struct meas_task *m)
+{
+	return task_count >= meas_param_max_tasks ||
+	       (!m->privileged &&
+		task_count_user(m) >= meas_param_max_tasks_per_user);
+}
+
 /*
  * The process's address space, name and CPU clocks, for the program just
  * checked; under its exec_update_lock.
@@ -306,8 +325,7 @@ static int task_publish(struct meas_task *m)
 
 	mutex_lock(&task_mutex);
 	code = meas_task_find(m->leader) ? MEAS_TASK_BUSY :
-	       task_count >= meas_param_max_tasks ? MEAS_TASK_LIMIT :
-	       MEAS_TASK_OK;
+	       task_over_limit(m) ? MEAS_TASK_LIMIT : MEAS_TASK_OK;
 	if (!code) {
 		err = meas_taskprobe_get(m);
 		if (err)

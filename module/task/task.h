@@ -145,6 +145,8 @@ struct meas_task {
 	char *pathbuf;
 	struct meas_task_ev *batch;	/* events being written */
 	int werr;			/* first write error, positive */
+	u64 fbytes;			/* bytes in the file */
+	u64 fsize_max;			/* the starter's RLIMIT_FSIZE */
 	u64 written_samples, written_svcs, lost_total;
 	struct work_struct drain;
 	struct delayed_work tick;

@@ -20,6 +20,7 @@
 #include <linux/kdev_t.h>
 #include <linux/err.h>
 #include <linux/fs_struct.h>
+#include <linux/sched/signal.h>
 #include "task.h"
 #include "logic/taskcheck.h"
 #include "core/compat.h"
@@ -146,10 +147,15 @@ int meas_taskfile_open(const char *path, bool std, int *file_errno,
  * meas_taskfile_use() - write to @f from now on
  * @m: the measurement
  * @f: from meas_taskfile_open(); @m holds its reference now
+ *
+ * The file keeps growing up to the starter's RLIMIT_FSIZE, which the
+ * writer (a kernel worker, whose own limit is infinite) applies.
  */
 void meas_taskfile_use(struct meas_task *m, struct file *f)
 {
 	m->out = f;
+	m->fbytes = i_size_read(file_inode(f));
+	m->fsize_max = rlimit(RLIMIT_FSIZE);
 }
 
 /* ---- the writer ------------------------------------------------------ */
@@ -169,10 +175,28 @@ int meas_taskfile_flush(struct meas_task *m)
 					    m->session, m->werr);
 		} else {
 			done += n;
+			m->fbytes += n;
 		}
 	}
 	m->wlen = 0;
 	return m->werr;
+}
+
+/*
+ * A record that would take the file beyond the starter's RLIMIT_FSIZE:
+ * what is buffered is written, and nothing after it, as after a write
+ * error.  The file ends with the last whole record that fits.
+ */
+static void file_limit(struct meas_task *m, u32 size)
+{
+	if (m->werr || m->fbytes + m->wlen + size <= m->fsize_max)
+		return;
+	meas_taskfile_flush(m);
+	if (m->werr)
+		return;
+	m->werr = EFBIG;
+	pr_warn_ratelimited("task measurement %llu: file at the starter's RLIMIT_FSIZE, later records dropped\n",
+			    m->session);
 }
 
 /* Room for @size bytes in the buffer, flushing it if needed; not zeroed. */
@@ -180,6 +204,7 @@ static void *file_room(struct meas_task *m, u32 size)
 {
 	void *p;
 
+	file_limit(m, size);
 	if (m->wlen + size > TASK_WBUF)
 		meas_taskfile_flush(m);
 	p = m->wbuf + m->wlen;
