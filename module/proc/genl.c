@@ -167,6 +167,32 @@ static bool genl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /*
+ * Slots one hold of meas_sir walks at most: a caller who may see few
+ * processes would otherwise walk the whole table (32768 slots by
+ * default) in one part of the dump, holding meas_sir throughout.
+ */
+#define GENL_DUMP_HOLD_SLOTS	1024
+
+/*
+ * After GENL_DUMP_HOLD_SLOTS slots: end this part if it has records, else
+ * let the others have meas_sir a moment.  Return: the table to go on
+ * with, NULL to end this part (*err set on a fatal signal).
+ */
+static struct proc_tab *genl_dump_pause(struct sk_buff *skb, int *err)
+{
+	if (skb->len)
+		return NULL;
+	mutex_unlock(&meas_sir);
+	cond_resched();
+	if (mutex_lock_killable(&meas_sir)) {
+		*err = -EINTR;
+		return NULL;
+	}
+	/* a table made anew meanwhile marks the dump (cb->seq) next part */
+	return genl_table();
+}
+
+/*
  * cb->args[0]: the next slot to send.  A record that no longer fits the
  * message is composed again in the next part of the dump.
  */
@@ -175,7 +201,7 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct meas_proc_rec *rec;
 	struct proc_viewer v;
 	struct proc_tab *tab;
-	u32 slot, hwm, gen;
+	u32 slot, hwm, gen, walked = 0;
 	u64 cgid;
 	int err = 0;
 
@@ -196,6 +222,12 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	meas_procread_viewer_opener(&v, genl_opener(cb->skb));
 	hwm = meas_procread_hwm(tab);
 	for (slot = max_t(u32, cb->args[0], 1); slot <= hwm; slot++) {
+		if (++walked % GENL_DUMP_HOLD_SLOTS == 0) {
+			tab = genl_dump_pause(skb, &err);
+			if (!tab)
+				break;
+			hwm = min(hwm, meas_procread_hwm(tab));
+		}
 		if (!meas_procread_entry_cg(tab, &v, slot, rec->item, &gen,
 					    &cgid))
 			continue;
@@ -206,9 +238,13 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 	}
 	cb->args[0] = slot;
-	err = skb->len;
+	if (!err)
+		err = skb->len;
+	else
+		goto free_rec;
 unlock:
 	mutex_unlock(&meas_sir);
+free_rec:
 	kfree(rec);
 	return err;
 }
