@@ -12,6 +12,9 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#else
+#include <stdbool.h>
+typedef unsigned int u32;	/* the tools build it too (tools/pmda) */
 #endif
 
 /* The target's dumpability (compat.h's enum meas_dumpable, the same order) */
