@@ -1193,92 +1193,163 @@ TEST(task_file_honours_rlimit_fsize)
 	unlink(path);
 }
 
-/* VmallocUsed of /proc/meminfo, in KiB. */
-static long vmalloc_kib(void)
+/* @what of /proc/meminfo ("SUnreclaim", "VmallocUsed"), in KiB. */
+static long meminfo_kib(const char *what)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
+	char line[128], fmt[64];
 	long v = -1;
 
+	snprintf(fmt, sizeof(fmt), "%s: %%ld kB", what);
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmallocUsed: %ld kB", &v) == 1)
+		if (sscanf(line, fmt, &v) == 1)
 			break;
 	if (f)
 		fclose(f);
 	return v;
 }
 
+enum { BIG_GET, BIG_PROCSTATS, BIG_READACTIVE, BIG_KINDS };
+static const char *const big_name[BIG_KINDS] = {
+	"GETs", "GETPROCSTATS allpins", "READACTIVEs"
+};
+
 struct bigget_arg {
-	int fd;
+	int fd, kind;
 	uint64_t *buf, words;
 };
 
 static void *bigget_thread(void *p)
 {
 	struct bigget_arg *a = p;
+	struct meas_entity_desc d;
+	struct meas_readactive ra;
+	struct meas_procstats ps;
 	int rc;
 
-	meas_get(a->fd, MEAS_CLASS_PROC, 0, 0, a->words, a->buf,
-		 a->words * sizeof(uint64_t), &rc);
+	switch (a->kind) {
+	case BIG_GET:
+		meas_get(a->fd, MEAS_CLASS_PROC, 0, 0, a->words, a->buf,
+			 a->words * sizeof(uint64_t), &rc);
+		break;
+	case BIG_PROCSTATS:
+		memset(&ps, 0, sizeof(ps));
+		ps.allpins = 1;
+		ps.wordcount = MEAS_PROC_ITEMS;
+		ps.buf = (uintptr_t)a->buf;
+		ps.buflen = a->words * sizeof(uint64_t);
+		meas_getprocstats(a->fd, &ps);
+		break;
+	case BIG_READACTIVE:
+		meas_entity_init(&d, 1);
+		memset(&ra, 0, sizeof(ra));
+		ra.descs = (uintptr_t)&d;
+		ra.ndesc = 1;
+		ra.buf = (uintptr_t)a->buf;
+		ra.bufsize = a->words * sizeof(uint64_t);
+		ra.entity_index = -1;
+		meas_readactive(a->fd, &ra);
+		break;
+	}
 	return NULL;
 }
 
+#define BIG_READERS	16
+
 /*
- * Eight GETs of all of class 15 (13 MB each with the default 32768
- * entries) whose destination faults without end (userfaultfd): the
- * kernel memory they hold while they wait is bounded by the module, not
- * by the size of the requests.
+ * BIG_READERS reads of class 15 (@kind) whose destination faults without
+ * end (userfaultfd), class 15 enabled on @fd: the kernel memory they
+ * hold while they wait must stay under @max_kib, whatever the size of
+ * the table and of their buffers.
  */
-TEST(get_memory_bounded)
+static void big_reads(struct __test_metadata *_metadata, int fd, int kind,
+		      long max_kib)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	struct bigget_arg a[8];
+	struct bigget_arg a[BIG_READERS];
+	pthread_t th[BIG_READERS];
 	struct meas_header h;
 	struct uffd_msg msg;
 	struct pollfd pfd;
-	pthread_t th[8];
 	size_t span, words;
 	long before, held;
 	char *region;
-	int fd, uffd, i, rc, faults = 0;
+	int uffd, i, rc, faults = 0;
 
-	fd = open(MEAS_DEVICE, O_RDWR);
-	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_PROC, NULL));
 	ASSERT_EQ(0, meas_header(fd, MEAS_CLASS_PROC, 0, &h, &rc));
 	words = h.ent0size - MEAS_HEADER_WORDS + (h.entries - 1) * h.entsize;
 	span = ((words * 8) | 0xfffff) + 1;
 	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	ASSERT_LE(0, uffd);
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
-	region = mmap(NULL, 8 * span, PROT_READ | PROT_WRITE,
+	region = mmap(NULL, BIG_READERS * span, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ASSERT_NE(MAP_FAILED, region);
 	reg.range.start = (uintptr_t)region;
-	reg.range.len = 8 * span;
+	reg.range.len = BIG_READERS * span;
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
-	before = vmalloc_kib();
-	for (i = 0; i < 8; i++) {
+	/*
+	 * kvmalloc() takes from the slab (large kmalloc()s count there) or
+	 * from vmalloc: free memory, moved to and from per-CPU lists, is
+	 * too noisy a measure
+	 */
+	before = meminfo_kib("SUnreclaim") + meminfo_kib("VmallocUsed");
+	for (i = 0; i < BIG_READERS; i++) {
 		a[i].fd = fd;
+		a[i].kind = kind;
 		a[i].buf = (uint64_t *)(region + i * span);
 		a[i].words = words;
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, bigget_thread, &a[i]));
 	}
-	/* each GET is in its copy to user space */
+	/* each read is in its copy to user space */
 	pfd.fd = uffd;
 	pfd.events = POLLIN;
-	while (faults < 8 && poll(&pfd, 1, 20000) == 1)
+	while (faults < BIG_READERS && poll(&pfd, 1, 20000) == 1)
 		while (read(uffd, &msg, sizeof(msg)) == sizeof(msg))
 			faults += msg.event == UFFD_EVENT_PAGEFAULT;
-	held = vmalloc_kib() - before;
-	TH_LOG("8 GETs of %llu words waiting: %d faults, vmalloc'd %ld KiB more",
-	       (unsigned long long)a[0].words, faults, held);
-	EXPECT_EQ(8, faults);
-	EXPECT_GT(8 * 1024, held);
+	held = meminfo_kib("SUnreclaim") + meminfo_kib("VmallocUsed") - before;
+	TH_LOG("%d %s of %llu words waiting: %d faults, %ld KiB more slab and vmalloc",
+	       BIG_READERS, big_name[kind], (unsigned long long)words, faults,
+	       held);
+	EXPECT_EQ(BIG_READERS, faults);
+	EXPECT_GT(max_kib, held);
 	close(uffd);	/* the faults are served as ordinary ones */
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < BIG_READERS; i++)
 		pthread_join(th[i], NULL);
-	munmap(region, 8 * span);
+	munmap(region, BIG_READERS * span);
+}
+
+TEST(get_memory_bounded)
+{
+	int fd = open(MEAS_DEVICE, O_RDWR);
+
+	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_PROC, NULL));
+	/* a GET reads the whole region: 13 MB with 32768 entries */
+	big_reads(_metadata, fd, BIG_GET, 16 * 1024);
+	meas_stop(fd, 1U << MEAS_CLASS_PROC, NULL);
+	close(fd);
+}
+
+/*
+ * GETPROCSTATS of every pin and READACTIVE read the table up to its
+ * high-water mark, which anyone raises by starting processes: 2000 of
+ * them, gone, make each read 0.8 MB.
+ */
+TEST(procstats_and_readactive_memory_bounded)
+{
+	int fd = open(MEAS_DEVICE, O_RDWR), i, st;
+	pid_t c;
+
+	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_PROC, NULL));
+	for (i = 0; i < 2000; i++) {
+		c = fork();
+		if (!c)
+			_exit(0);
+		ASSERT_EQ(c, waitpid(c, &st, 0));
+	}
+	big_reads(_metadata, fd, BIG_PROCSTATS, 6 * 1024);
+	big_reads(_metadata, fd, BIG_READACTIVE, 6 * 1024);
 	meas_stop(fd, 1U << MEAS_CLASS_PROC, NULL);
 	close(fd);
 }
