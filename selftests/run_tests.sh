@@ -49,6 +49,12 @@ selftests/measctl/proc_cmds_test.sh || status=1
 "$out/task_test" || status=1
 selftests/measctl/task_cmds_test.sh "$out" || status=1
 
+# the security model (Documentation/security.rst): a test for each rule,
+# its race forced (sec_test's last test reloads meas.ko), then one
+# unprivileged user trying everything at once for 40 s
+"$out/sec_test" || status=1
+"$out/adversary" || status=1
+
 # random ioctls: every errno must be one the uapi header documents
 "$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t "${MEAS_FUZZ_SECONDS:-120}" || status=1
 # random generic netlink messages to the family "meas", the same rule
