@@ -51,7 +51,7 @@ selftests/measctl/task_cmds_test.sh "$out" || status=1
 
 # the security model (Documentation/security.rst): a test for each rule,
 # its race forced (sec_test's last test reloads meas.ko), then one
-# unprivileged user trying everything at once for 40 s
+# unprivileged user trying everything at once for 30 s
 "$out/sec_test" || status=1
 "$out/adversary" || status=1
 
