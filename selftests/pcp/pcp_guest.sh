@@ -322,6 +322,8 @@ gpid=$(pgrep -x pmdameas)
 pminfo -T meas.group >/tmp/group-help.out 2>&1
 [ "$(grep -c '^Help:' /tmp/group-help.out)" -eq 8 ] && ! pminfo -t meas.group | grep -v -q '\[.\+\]'
 ok $? "pminfo -T meas.group: $(grep -c '^Help:' /tmp/group-help.out) metrics with a one-line and a long help"
+[ "$(grep -c '^Help:' /tmp/group-help.out)" -eq 8 ] ||
+	{ head -3 /tmp/group-help.out; tail -5 "$PCP_LOG_DIR/pmcd/meas.log"; } | sed 's/^/# /'
 # CPU time on the CPU, in ns: the first field of schedstat
 pcpu() { awk '{ print $1 }' "/proc/$spid/schedstat"; }
 gcpu() { inst meas.group.cpu spinners; }

@@ -58,14 +58,18 @@ int pm_client_attribute(int ctx, int attr, const char *value, int len,
 			pmdaExt *pmda)
 {
 	struct pm_client *c;
-	char *end;
+	char num[24], *end;
 	unsigned long v;
 
-	if (attr == PMDA_ATTR_USERID || attr == PMDA_ATTR_GROUPID) {
+	if ((attr == PMDA_ATTR_USERID || attr == PMDA_ATTR_GROUPID) &&
+	    value && len > 0 && (size_t)len < sizeof(num)) {
+		/* a number of @len bytes, not necessarily terminated */
+		memcpy(num, value, (size_t)len);
+		num[len] = '\0';
 		errno = 0;
-		v = strtoul(value, &end, 10);
+		v = strtoul(num, &end, 10);
 		c = client(ctx, true);
-		if (c && !errno && end != value && v <= UINT32_MAX) {
+		if (c && !errno && end != num && v <= UINT32_MAX) {
 			if (attr == PMDA_ATTR_USERID) {
 				c->uid = (uint32_t)v;
 				c->have_uid = true;
