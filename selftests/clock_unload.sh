@@ -43,7 +43,7 @@ if grep -q '^meas ' /proc/modules && ! rmmod meas 2>/dev/null; then
 	done
 	exit 0
 fi
-insmod "${MEAS_KO:-module/meas.ko}"
+insmod "${MEAS_KO:-module/meas.ko}" && selftests/meas-udev.sh
 ok $? "insmod"
 
 hold -c pc

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the in-VM selftests: see common.h. */
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -74,6 +75,25 @@ void drop_caps(void)
 		perror("capset");
 		exit(99);
 	}
+}
+
+int meas_udev(void)
+{
+	if (wait_dev(MEAS_DEVICE, S_IFCHR))
+		return -ENOENT;
+	if (chown(MEAS_DEVICE, 0, MEAS_VM_GID) || chmod(MEAS_DEVICE, 0660))
+		return -errno;
+	return 0;
+}
+
+int become_member(uid_t uid, gid_t gid)
+{
+	gid_t meas = MEAS_VM_GID;
+
+	if (setgroups(1, &meas) || setresgid(gid, gid, gid) ||
+	    setresuid(uid, uid, uid))
+		return -1;
+	return 0;
 }
 
 uint64_t now_ns(clockid_t clk)

@@ -18,6 +18,12 @@
 #include "libmeas.h"
 
 #define PARAM_DIR	"/sys/module/meas/parameters/"
+/*
+ * The group that stands for "meas" in the test VM, which runs no udev:
+ * meas_udev() gives /dev/meas to it as tools/system/60-meas.rules does,
+ * and the tests' unprivileged users are its members (selftests/meas-udev.sh).
+ */
+#define MEAS_VM_GID	4040
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
 /* Write @value to the file @path: 0 or -errno. */
@@ -34,6 +40,12 @@ struct meas_info info_of(int fd);
 
 /* Drop every capability: what an unprivileged caller has.  Exits on failure. */
 void drop_caps(void);
+
+/* /dev/meas to MEAS_VM_GID, mode 0660, as udev would: 0 or -errno. */
+int meas_udev(void);
+
+/* Become @uid and @gid (all three IDs), a member of MEAS_VM_GID only. */
+int become_member(uid_t uid, gid_t gid);
 
 uint64_t now_ns(clockid_t clk);
 uint64_t mono_ns(void);		/* CLOCK_MONOTONIC in ns */

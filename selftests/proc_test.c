@@ -1497,8 +1497,7 @@ static int unprivileged_view(void)
 	size_t n, i, mine = 0;
 	int fd, rc, err;
 
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY))
+	if (become_member(NOBODY, NOBODY))
 		return 10;
 	fd = meas_open();
 	if (fd < 0)

@@ -18,6 +18,8 @@ run() {
 }
 
 insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
+# /dev/meas as udev's rule gives it: group meas (the VM's stand-in), 0660
+selftests/meas-udev.sh
 
 # the size, flags and reserved rules of every ioctl struct, one table
 run "$out/struct_rules_test"
@@ -54,6 +56,12 @@ run selftests/measctl/proc_cmds_test.sh
 # (task_test's last test unloads meas.ko under a measurement and reloads it)
 run "$out/task_test"
 run selftests/measctl/task_cmds_test.sh "$out"
+
+# the security model (Documentation/security.rst): a test for each rule,
+# its race forced (sec_test's last test reloads meas.ko), then one
+# unprivileged user trying everything at once for 30 s
+"$out/sec_test" || status=1
+"$out/adversary" || status=1
 
 # random ioctls: every errno must be one the uapi header documents
 run "$out/ioctl_fuzz" -n "${MEAS_FUZZ_CALLS:-300000}" -t "${MEAS_FUZZ_SECONDS:-120}"

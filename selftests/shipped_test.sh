@@ -9,7 +9,7 @@ ko=${1:?usage: shipped_test.sh PATH/meas.ko}
 top=$(cd "$(dirname "$0")/.." && pwd)
 TAP_PREFIX=shipped
 . "$top/selftests/measctl/tap.sh"
-hooks="fail_start fail_io fail_task clock_fail abi_version"
+hooks="fail_start fail_io fail_task clock_fail abi_version task_race task_end_hold io_snap_race io_cursor_race"
 
 echo "TAP version 13"
 echo "1..5"

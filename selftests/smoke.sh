@@ -33,7 +33,7 @@ class_cycle() {
 
 echo "TAP version 13"
 echo "1..9"
-insmod "$ko"
+insmod "$ko" && selftests/meas-udev.sh
 ok $? "insmod $ko"
 for c in 0 14 15; do
 	class_cycle $c 0

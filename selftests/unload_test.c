@@ -40,7 +40,7 @@ static int load(void)
 	char cmd[512];
 
 	snprintf(cmd, sizeof(cmd), "insmod %s", ko && *ko ? ko : "module/meas.ko");
-	return system(cmd) ? -1 : 0;
+	return system(cmd) || meas_udev() ? -1 : 0;
 }
 
 /* delete_module until it goes (references dropped late), up to @ms. */

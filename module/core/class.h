@@ -39,6 +39,8 @@ struct meas_class_ops {
  * @region: the vmalloc'd XDS, NULL while not enabled
  * @words: size of @region in words
  * @priv: the class's live state, owned by @ops
+ * @gen: bumped each time a region is made: the steps of one GET read
+ *	one region
  */
 struct meas_class {
 	const struct meas_class_ops *ops;
@@ -46,6 +48,7 @@ struct meas_class {
 	u64 *region;
 	u64 words;
 	void *priv;
+	u64 gen;
 };
 
 #endif /* _MEAS_CORE_CLASS_H */

@@ -156,8 +156,13 @@ static struct miscdevice meas_misc = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "meas",
 	.fops	= &meas_fops,
-	/* Anyone may read class 0; START and STOP check capabilities. */
-	.mode	= 0666,
+	/*
+	 * Root's alone until udev gives it to the group "meas"
+	 * (tools/system/60-meas.rules, 0660): the misc class's devnode
+	 * callback gives devtmpfs this mode, so a manual insmod, or the
+	 * moment before udev runs, opens it to no one else.
+	 */
+	.mode	= 0600,
 };
 
 int meas_dev_register(void)

@@ -6,7 +6,11 @@
  * them with the tests that use them.
  */
 #include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/rwsem.h>
+#include <linux/sched.h>
 #include "inject.h"
 
 static int fail_start;
@@ -69,4 +73,106 @@ u32 meas_inject_abi(u32 abi)
 	u32 v = READ_ONCE(abi_version);
 
 	return v ? v : abi;
+}
+
+/* ---- race windows -------------------------------------------------------- */
+
+static int task_race;
+module_param(task_race, int, 0644);
+MODULE_PARM_DESC(task_race,
+		 "Test build: 1 arms the window of the next TASK_START between its check and its publication; it reads 2 while a start waits there");
+
+static int task_end_hold;
+module_param(task_end_hold, int, 0644);
+MODULE_PARM_DESC(task_end_hold,
+		 "Test build: while 1, the end of a measurement at its process's exit waits (30 s at most)");
+
+static int io_snap_race;
+module_param(io_snap_race, int, 0644);
+MODULE_PARM_DESC(io_snap_race,
+		 "Test build: 1 arms the window of the next class 14 GET between its copy and its filter; it reads 2 while a GET waits there");
+
+static int io_cursor_race;
+module_param(io_cursor_race, int, 0644);
+MODULE_PARM_DESC(io_cursor_race,
+		 "Test build: that many first IOTRACE_READs of a file wait for each other once each has made its cursor");
+
+#define RACE_MAX_MS	10000
+
+/* Wait up to RACE_MAX_MS for @done(@ctx), polling each millisecond. */
+static void race_wait(bool (*done)(void *ctx), void *ctx)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RACE_MAX_MS);
+
+	while (!done(ctx) && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+}
+
+/* Claim an armed window: 1 becomes 2 for exactly one caller. */
+static bool race_enter(int *param)
+{
+	return cmpxchg(param, 1, 2) == 1;
+}
+
+struct task_race_ctx {
+	struct task_struct *t;
+	struct mm_struct *mm;
+	struct rw_semaphore *lock;
+};
+
+static bool task_race_done(void *p)
+{
+	struct task_race_ctx *c = p;
+
+	return READ_ONCE(c->t->mm) != c->mm ||
+	       (c->lock && rwsem_is_contended(c->lock));
+}
+
+void meas_inject_task_race(struct task_struct *t, struct mm_struct *mm,
+			   struct rw_semaphore *lock)
+{
+	struct task_race_ctx c = { t, mm, lock };
+
+	if (!race_enter(&task_race))
+		return;
+	race_wait(task_race_done, &c);
+	WRITE_ONCE(task_race, 0);
+}
+
+static bool end_hold_done(void *p)
+{
+	return !READ_ONCE(task_end_hold);
+}
+
+void meas_inject_task_end_hold(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(3 * RACE_MAX_MS);
+
+	while (!end_hold_done(NULL) && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+}
+
+void meas_inject_io_snap(bool (*wrapped)(void *ctx), void *ctx)
+{
+	if (!race_enter(&io_snap_race))
+		return;
+	race_wait(wrapped, ctx);
+	WRITE_ONCE(io_snap_race, 0);
+}
+
+static bool cursor_met(void *p)
+{
+	return READ_ONCE(io_cursor_race) <= 0;
+}
+
+void meas_inject_io_cursor(void)
+{
+	int n = READ_ONCE(io_cursor_race);
+
+	while (n > 0) {
+		if (try_cmpxchg(&io_cursor_race, &n, n - 1)) {
+			race_wait(cursor_met, NULL);
+			return;
+		}
+	}
 }

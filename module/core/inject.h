@@ -14,7 +14,32 @@
 
 #include <linux/types.h>
 
+/*
+ * Race windows the security tests widen (Documentation/build-and-test.rst):
+ * a test arms one by writing its parameter; the step that meets it waits,
+ * bounded, for the kernel state the race needs, then goes on.
+ */
+struct task_struct;
+struct mm_struct;
+struct rw_semaphore;
+
 #ifdef MEAS_TEST
+/*
+ * task_race: TASK_START between its access check and the measurement's
+ * publication waits until @t's address space is no longer @mm (it
+ * executed a program) or an exec of @t waits for @lock, if held
+ */
+void meas_inject_task_race(struct task_struct *t, struct mm_struct *mm,
+			   struct rw_semaphore *lock);
+/* task_end_hold: the end of a measurement at the exit waits while set */
+void meas_inject_task_end_hold(void);
+/*
+ * io_snap_race: class 14's GET, between its copy and its filter, waits
+ * until @wrapped(@ctx) says the writers went over the copied records
+ */
+void meas_inject_io_snap(bool (*wrapped)(void *ctx), void *ctx);
+/* io_cursor_race: that many first IOTRACE_READs meet once each has a cursor */
+void meas_inject_io_cursor(void);
 /* fail_start: a STARTSTATISTICS that formats a region, code 1..3 */
 bool meas_inject_start(int code);
 /* fail_io: the start of the disk counters or of the I/O trace, code 2..3 */
@@ -31,6 +56,13 @@ static inline bool meas_inject_io(int code) { return false; }
 static inline bool meas_inject_task(int step) { return false; }
 static inline bool meas_inject_clock(int code) { return false; }
 static inline u32 meas_inject_abi(u32 abi) { return abi; }
+static inline void meas_inject_task_race(struct task_struct *t,
+					 struct mm_struct *mm,
+					 struct rw_semaphore *lock) { }
+static inline void meas_inject_task_end_hold(void) { }
+static inline void meas_inject_io_snap(bool (*wrapped)(void *ctx),
+				       void *ctx) { }
+static inline void meas_inject_io_cursor(void) { }
 #endif
 
 #endif /* _MEAS_CORE_INJECT_H */

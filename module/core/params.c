@@ -91,6 +91,13 @@ module_param_cb(max_tasks, &max_tasks_ops, &meas_param_max_tasks, 0644);
 MODULE_PARM_DESC(max_tasks,
 		 "Processes measured at once, 1..1024; beyond, TASK_START returns NPS0065 (default 16)");
 
+unsigned int meas_param_max_tasks_per_user = 4;
+
+module_param_cb(max_tasks_per_user, &max_tasks_ops,
+		&meas_param_max_tasks_per_user, 0644);
+MODULE_PARM_DESC(max_tasks_per_user,
+		 "Processes one user without CAP_PERFMON or CAP_SYS_ADMIN measures at once, 1..1024; beyond, TASK_START returns NPS0065 (default 4)");
+
 unsigned int meas_param_task_ring_kib = 1024;
 
 static int task_ring_set(const char *val, const struct kernel_param *kp)

@@ -11,6 +11,7 @@ extern unsigned int meas_param_max_tapes;
 extern unsigned int meas_param_io_records;
 extern unsigned int meas_param_io_track;
 extern unsigned int meas_param_max_tasks;
+extern unsigned int meas_param_max_tasks_per_user;
 extern unsigned int meas_param_task_ring_kib;
 
 #endif /* _MEAS_CORE_PARAMS_H */

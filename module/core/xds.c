@@ -37,6 +37,7 @@ int meas_xds_create(struct meas_class *cls, int class)
 	if (!cls->region)
 		return MEAS_START_NOVMEM;
 	cls->words = words;
+	cls->gen++;
 	meas_layout_format(cls->region, words, &spec);
 	return MEAS_START_OK;
 }

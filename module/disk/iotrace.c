@@ -35,6 +35,7 @@
 #include "core/uarg.h"
 #include "logic/rescode.h"
 #include "blk.h"
+#include "core/inject.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
 #define IOTRACE_BATCH	8192
@@ -48,6 +49,8 @@
  * @session: MEAS_IO_H_SESSION
  * @full_base: the block unit's track_full when the ring started
  * @stale_base: and its stale count
+ * @folded: per partition, the records written when iotrace_fold() last
+ *	looked (under meas_sir)
  */
 struct meas_io_ring {
 	u64 *hdr;
@@ -57,6 +60,7 @@ struct meas_io_ring {
 	u64 session;
 	u64 full_base;
 	u64 stale_base;
+	u64 *folded;
 };
 
 /* Enablings of class 14 so far; under meas_sir. */
@@ -158,10 +162,16 @@ static int iotrace_attach(struct meas_class *cls)
 	r->parts = (v.ent0size - MEAS_HEADER_WORDS - MEAS_IO_H_PART0) /
 		   MEAS_IO_PART_WORDS;
 	r->per_part = (v.entries - 1) / r->parts;
+	r->folded = kcalloc(r->parts, sizeof(*r->folded), GFP_KERNEL);
+	if (!r->folded) {
+		kfree(r);
+		return MEAS_START_NODST;
+	}
 	r->session = ++iotrace_sessions;
 	iotrace_format(r);
 	b = meas_blk_get(MEAS_BLK_USER_IO, &rc);
 	if (!b) {
+		kfree(r->folded);
 		kfree(r);
 		return rc;
 	}
@@ -181,6 +191,7 @@ static void iotrace_detach(struct meas_class *cls)
 	RCU_INIT_POINTER(b->ring, NULL);
 	synchronize_rcu();	/* the probes run with preemption off */
 	meas_blk_put(MEAS_BLK_USER_IO);
+	kfree(((struct meas_io_ring *)cls->priv)->folded);
 	kfree(cls->priv);
 	cls->priv = NULL;
 }
@@ -198,6 +209,7 @@ static void iotrace_fold(struct meas_class *cls)
 
 		/* Pairs with the writer's release (meas_iotrace_write()). */
 		t = smp_load_acquire(&ph[MEAS_IO_P_TOTAL]);
+		r->folded[p] = t;
 		total += t;
 		held += min(t, r->per_part);
 		untracked += READ_ONCE(ph[MEAS_IO_P_UNTRACKED]);
@@ -210,29 +222,80 @@ static void iotrace_fold(struct meas_class *cls)
 	r->hdr[MEAS_IO_H_STALE] = misc.stale - r->stale_base;
 }
 
+/* Records the partitions have written. */
+static u64 iotrace_written(const struct meas_io_ring *r)
+{
+	u64 total = 0;
+	u32 p;
+
+	for (p = 0; p < r->parts; p++)
+		total += READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+	return total;
+}
+
+/*
+ * The writers wrote the ring's capacity since the fold before the copy
+ * (inject.h); meas_sir is held, so the folded total stays as it was.
+ */
+static bool snap_wrapped(void *p)
+{
+	const struct meas_io_ring *r = p;
+
+	return iotrace_written(r) - r->hdr[MEAS_IO_H_TOTAL] >=
+	       (u64)r->parts * r->per_part;
+}
+
+/*
+ * Whether @rec, a copy of entry @k of the ring, is whole: the record its
+ * slot held from before the copy to after it.  Position q was written
+ * before the fold that preceded the copy if q < folded, and no later
+ * write of the slot (q + per_part, announced before it starts) had begun
+ * when the copy ended if started, read after it, is at most q + per_part.
+ */
+static bool iotrace_whole(const struct meas_io_ring *r, u64 k,
+			  const struct meas_io_record *rec)
+{
+	u32 p = k / r->per_part;
+	u64 q = rec->seq, started;
+
+	/* the copy before the announcement: pairs with the writer's wmb */
+	smp_rmb();
+	started = READ_ONCE(ring_part(r, p)[MEAS_IO_P_STARTED]);
+	return rec->cpu == p && q % r->per_part == k % r->per_part &&
+	       q < r->folded[p] && q + r->per_part >= started;
+}
+
 /*
  * GETSTATISTICS: the raw ring.  A caller without CAP_PERFMON sees the
- * header, and of the records only those of its own process; the words of
- * the others read 0.
+ * header, and of the records only the whole ones of its own process;
+ * the words of the others read 0.  The records are judged on the copy
+ * the caller gets, not on the ring, which the writers overwrite
+ * meanwhile; a record the copy cuts is copied whole once more to judge.
  */
 static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
 {
 	struct meas_io_ring *r = cls->priv;
-	u64 first = r->rec - cls->region, rw = MEAS_IO_RECORD_WORDS, w, k;
+	u64 first = r->rec - cls->region, rw = MEAS_IO_RECORD_WORDS, w, k, end;
 	const struct meas_io_record *rec;
+	struct meas_io_record whole;
 	pid_t me = task_tgid_nr(current);
 
 	iotrace_fold(cls);
 	memcpy(out, cls->region + word, n * sizeof(u64));
 	if (perfmon_capable())
 		return;
-	for (w = max(word, first); w < word + n; w = first + (k + 1) * rw) {
+	meas_inject_io_snap(snap_wrapped, r);
+	for (w = max(word, first); w < word + n; w = end) {
 		k = (w - first) / rw;
-		rec = (const struct meas_io_record *)(r->rec + k * rw);
-		if (READ_ONCE(rec->tgid) != me)
-			memset(out + (w - word), 0,
-			       (min(word + n, first + (k + 1) * rw) - w) *
-			       sizeof(u64));
+		end = min(word + n, first + (k + 1) * rw);
+		if (w == first + k * rw && end == first + (k + 1) * rw) {
+			rec = (const struct meas_io_record *)(out + (w - word));
+		} else {
+			memcpy(&whole, r->rec + k * rw, sizeof(whole));
+			rec = &whole;
+		}
+		if (rec->tgid != me || !iotrace_whole(r, k, rec))
+			memset(out + (w - word), 0, (end - w) * sizeof(u64));
 	}
 }
 
@@ -450,10 +513,16 @@ static int iotrace_read(struct iotrace_cursor *c, struct meas_iotrace_read *k)
 	return err;
 }
 
+/*
+ * The file's cursor, made at its first read.  Two first reads may race:
+ * the first to publish its cursor wins, the other frees its own.
+ */
 static struct iotrace_cursor *iotrace_cursor(void **state)
 {
-	struct iotrace_cursor *c = *state;
+	struct iotrace_cursor *c, *old;
 
+	/* pairs with the cmpxchg() below: a cursor seen is seen complete */
+	c = smp_load_acquire(state);
 	if (c)
 		return c;
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -467,7 +536,15 @@ static struct iotrace_cursor *iotrace_cursor(void **state)
 		meas_iotrace_release(c);
 		return NULL;
 	}
-	*state = c;
+	meas_inject_io_cursor();
+	/* fully ordered: the cursor complete before it is seen, pairs
+	 * with the acquire above; the winner's seen complete by the loser
+	 */
+	old = cmpxchg(state, NULL, c);
+	if (old) {
+		meas_iotrace_release(c);
+		return old;
+	}
 	return c;
 }
 

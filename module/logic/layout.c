@@ -149,6 +149,31 @@ u64 meas_layout_entry(const struct meas_sub_view *view, u64 entry)
 }
 
 /**
+ * meas_layout_step() - words of the next step of a GET copied in steps
+ * @view: the subclass
+ * @word: first region word of the step
+ * @left: words left to copy, at least 1
+ * @max: most words one step copies, at least 1
+ *
+ * A step that does not take all that is left ends at the last entry
+ * boundary within it, if there is one: no entry is then composed twice,
+ * at two different times.
+ *
+ * Return: the words of the step, 1..min(@left, @max).
+ */
+u64 meas_layout_step(const struct meas_sub_view *view, u64 word, u64 left,
+		     u64 max)
+{
+	u64 n = left < max ? left : max;
+	u64 first = view->base + view->ent0size, end = word + n, cut;
+
+	if (n == left || !view->entsize || end <= first)
+		return n;
+	cut = end - (end - first) % view->entsize;
+	return cut > word ? cut - word : n;
+}
+
+/**
  * meas_check_get() - GETSTATISTICS parameter checks after the class
  * @view: the subclass, found by meas_layout_find()
  * @start: startingitem, -3 for the header

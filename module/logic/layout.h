@@ -62,6 +62,8 @@ void meas_layout_format(u64 *region, u64 words,
 int meas_layout_find(const u64 *region, u64 words, int class, int subclass,
 		     struct meas_sub_view *view);
 u64 meas_layout_entry(const struct meas_sub_view *view, u64 entry);
+u64 meas_layout_step(const struct meas_sub_view *view, u64 word, u64 left,
+		     u64 max);
 
 int meas_check_get(const struct meas_sub_view *view, s64 start, s64 count,
 		   u64 buflen);

@@ -7,6 +7,14 @@
  * MEAS_RA_BUFTOOSMALL with the size needed, and nothing is written.  An
  * entity index names a record's entry and generation: passed back, it
  * reaches that entry directly, and a stale one is told.
+ *
+ * A read of every process walks the table twice, in steps of 1024 slots
+ * under meas_sir each: once to count what the descriptors select, then,
+ * if it fits, to copy it through a buffer of 64 KiB.  Neither the memory
+ * nor the hold of one read grows with the table or the caller's buffer.
+ * Should more records be selected the second time (the table full and
+ * its slots reused meanwhile), the read ends with MEAS_RA_BUFTOOSMALL
+ * and the records that fitted written.
  */
 #include <linux/uaccess.h>
 #include <linux/slab.h>
@@ -15,23 +23,40 @@
 #include "proc.h"
 #include "logic/match.h"
 #include "core/ctl.h"
+#include "core/class.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
+
+/* Slots one hold of meas_sir walks, and records one step buffers, at most. */
+#define FILTER_STEP_SLOTS	1024
+#define FILTER_STEP_RECS	(SZ_64K / sizeof(struct meas_proc_rec))
 
 /**
  * struct filter_call - one READACTIVE call
  * @k: the caller's struct
  * @d: its descriptors, checked
- * @recs: the records selected, up to @room
+ * @recs: a step's records, FILTER_STEP_RECS at most
+ * @rec: the record being composed
  * @room: records the caller's buffer holds
  * @n: records selected
+ * @v: the caller, decided once
+ * @gen: the generation of class 15's region walked
+ * @slot: the next slot to walk
+ * @hwm: the last
+ * @index: the entity index of the first record
  */
 struct filter_call {
 	struct meas_readactive *k;
 	struct meas_entity_desc *d;
 	struct meas_proc_rec *recs;
+	struct meas_proc_rec *rec;
 	u64 room;
 	u64 n;
+	struct proc_viewer v;
+	u64 gen;
+	u32 slot;
+	u32 hwm;
+	s64 index;
 };
 
 /* Compose a slot and keep it if the descriptors select it. */
@@ -58,46 +83,85 @@ static bool filter_one(struct proc_tab *tab, const struct proc_viewer *v,
 	return true;
 }
 
-/* Under meas_sir: select the records. */
-static int filter_select(struct filter_call *c)
+/* Under meas_sir: the record an entity index names. */
+static int filter_index(struct filter_call *c)
 {
 	struct proc_tab *tab = meas_proc_table;
-	struct meas_proc_rec *rec;
-	struct proc_viewer v;
-	u32 slot, gen, hwm;
 	s64 idx = c->k->entity_index;
-	u64 cap;
+	u32 gen;
 
 	if (!tab)
 		return MEAS_RA_NOTMEASURING;
-	meas_procread_viewer(&v, false);
-	hwm = meas_procread_hwm(tab);
-	cap = min_t(u64, c->room, idx == -1 ? hwm : 1);
-	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
-	c->recs = cap ? kvmalloc_array(cap, sizeof(*rec), GFP_KERNEL) : NULL;
-	if (!rec || (cap && !c->recs)) {
-		kfree(rec);
-		return -ENOMEM;
+	meas_procread_viewer(&c->v, false);
+	if (idx < 0 || !filter_one(tab, &c->v, c, lower_32_bits(idx), &gen,
+				   c->rec) || gen != upper_32_bits(idx))
+		return MEAS_RA_CANNOTACCESS;
+	c->n = 1;
+	if (c->room)
+		c->recs[0] = *c->rec;
+	return c->room ? MEAS_RA_OK : MEAS_RA_BUFTOOSMALL;
+}
+
+/*
+ * Under meas_sir: walk FILTER_STEP_SLOTS slots at most from c->slot,
+ * counting the records selected; with @buf, keep those the caller's
+ * buffer has room for, up to a step's buffer, their number in *@nbuf.
+ */
+static int filter_walk(struct filter_call *c, bool first, u32 *nbuf)
+{
+	struct proc_tab *tab = meas_proc_table;
+	struct meas_class *cls = meas_ctl_class(MEAS_CLASS_PROC);
+	u32 steps, gen;
+
+	if (!tab || !cls || (!first && cls->gen != c->gen))
+		return MEAS_RA_NOTMEASURING;
+	if (first) {
+		c->gen = cls->gen;
+		meas_procread_viewer(&c->v, false);
+		c->hwm = meas_procread_hwm(tab);
 	}
-	if (idx != -1) {
-		slot = lower_32_bits(idx);
-		if (idx < 0 || !filter_one(tab, &v, c, slot, &gen, rec) ||
-		    gen != upper_32_bits(idx)) {
-			kfree(rec);
-			return MEAS_RA_CANNOTACCESS;
-		}
-		c->n = 1;
-		if (cap)
-			c->recs[0] = *rec;
-	}
-	for (slot = 1; idx == -1 && slot <= hwm; slot++) {
-		if (!filter_one(tab, &v, c, slot, &gen, rec))
+	for (steps = 0; c->slot <= c->hwm && steps < FILTER_STEP_SLOTS;
+	     steps++) {
+		if (!filter_one(tab, &c->v, c, c->slot++, &gen, c->rec))
 			continue;
-		if (c->n < cap)
-			c->recs[c->n] = *rec;
-		c->n++;
+		if (!c->n++)
+			c->index = c->rec->index;
+		if (!nbuf || c->n > c->room)
+			continue;
+		c->recs[(*nbuf)++] = *c->rec;
+		if (*nbuf == FILTER_STEP_RECS)
+			break;
 	}
-	kfree(rec);
+	return MEAS_RA_OK;
+}
+
+/*
+ * One pass over the table, counting, or copying (@copy) to the caller's
+ * buffer.  Return: a MEAS_RA_* code, or -EINTR, -EFAULT.
+ */
+static int filter_pass(struct filter_call *c, bool copy)
+{
+	struct meas_proc_rec __user *dst = u64_to_user_ptr(c->k->buf);
+	u64 done = 0;
+	u32 nbuf;
+	int rc;
+
+	c->n = 0;
+	c->slot = 1;
+	do {
+		nbuf = 0;
+		if (mutex_lock_killable(&meas_sir))
+			return -EINTR;
+		rc = filter_walk(c, !copy && c->slot == 1,
+				 copy ? &nbuf : NULL);
+		mutex_unlock(&meas_sir);
+		if (rc)
+			return rc;
+		if (nbuf && copy_to_user(dst + done, c->recs,
+					 nbuf * sizeof(*c->recs)))
+			return -EFAULT;
+		done += nbuf;
+	} while (c->slot <= c->hwm);
 	return c->n > c->room ? MEAS_RA_BUFTOOSMALL : MEAS_RA_OK;
 }
 
@@ -105,28 +169,38 @@ static int filter_select(struct filter_call *c)
 static int filter_read(struct filter_call *c)
 {
 	struct meas_readactive *k = c->k;
-	u64 bytes;
 	int rc;
 
-	if (mutex_lock_killable(&meas_sir))
-		return -EINTR;
-	rc = filter_select(c);
-	mutex_unlock(&meas_sir);
+	c->rec = kmalloc(sizeof(*c->rec), GFP_KERNEL);
+	c->recs = kvmalloc_array(FILTER_STEP_RECS, sizeof(*c->recs),
+				 GFP_KERNEL);
+	if (!c->rec || !c->recs)
+		return -ENOMEM;
+	c->index = -1;
+	if (k->entity_index != -1) {
+		if (mutex_lock_killable(&meas_sir))
+			return -EINTR;
+		rc = filter_index(c);
+		mutex_unlock(&meas_sir);
+		if (rc == MEAS_RA_OK &&
+		    copy_to_user(u64_to_user_ptr(k->buf), c->recs,
+				 sizeof(*c->recs)))
+			return -EFAULT;
+		c->index = c->n ? c->rec->index : -1;
+	} else {
+		rc = filter_pass(c, false);
+		if (rc == MEAS_RA_OK)
+			rc = filter_pass(c, true);
+	}
 	if (rc < 0)
 		return rc;
 	k->result = rc;
-	bytes = c->n * sizeof(struct meas_proc_rec);
-	if (rc == MEAS_RA_BUFTOOSMALL) {
-		k->bytesret = bytes;
+	if (rc == MEAS_RA_BUFTOOSMALL || rc == MEAS_RA_OK) {
+		k->bytesret = c->n * sizeof(struct meas_proc_rec);
 		k->records = c->n;
-	} else if (rc == MEAS_RA_OK) {
-		if (bytes && copy_to_user(u64_to_user_ptr(k->buf), c->recs,
-					  bytes))
-			return -EFAULT;
-		k->bytesret = bytes;
-		k->records = c->n;
-		k->entity_index = c->n ? c->recs[0].index : -1;
 	}
+	if (rc == MEAS_RA_OK)
+		k->entity_index = c->n ? c->index : -1;
 	return meas_rc_errno(MEAS_RC_READACTIVE, rc);
 }
 
@@ -186,6 +260,7 @@ long meas_filter_ioctl(void __user *u)
 		rc = meas_uarg_copy_out(u, &k, sizeof(k), usize, rc);
 out:
 	kvfree(c.recs);
+	kfree(c.rec);
 	kfree(c.d);
 	return rc;
 }

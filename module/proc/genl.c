@@ -4,14 +4,18 @@
  * of every process the sender may see, and the multicast group "exits"
  * that carries each process's final record with its sequence number.
  *
- * Requests are answered in the sender's context, so the access rules of
- * procread.c apply to the sender.  The exits group goes to every member
+ * Requests are answered in the sender's context, and the rest of a dump
+ * in the context of whoever reads the socket: the access rules of
+ * procread.c apply to that process and to the socket's opener, both
+ * (netlink_capable()'s rule).  The exits group goes to every member
  * alike, so only CAP_SYS_ADMIN may join it (the kernel checks when a
  * socket binds); other callers poll the dump, which filters.  The family
  * is registered at module load; genl_unregister_family() at unload takes
  * the listeners off the group.
  */
 #include <net/genetlink.h>
+#include <net/sock.h>
+#include <linux/net.h>
 #include <linux/slab.h>
 #include "proc.h"
 #include "core/ctl.h"
@@ -50,15 +54,24 @@ static int genl_put_cgroup(struct sk_buff *skb, u32 slot, u64 cgid)
 	return nla_put_u64_64bit(skb, MEAS_A_CGROUP, cgid, MEAS_A_PAD);
 }
 
+/* The file of the socket a request came on: its opener's credentials. */
+static struct file *genl_opener(const struct sk_buff *skb)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+
+	return sk && sk->sk_socket ? sk->sk_socket->file : NULL;
+}
+
 /* The record a GET asks for; the caller holds meas_sir. */
-static int genl_get_record(struct proc_tab *tab, struct genl_info *info,
-			   struct meas_proc_rec *rec, u64 *cgid)
+static int genl_get_record(struct proc_tab *tab, struct sk_buff *skb,
+			   struct genl_info *info, struct meas_proc_rec *rec,
+			   u64 *cgid)
 {
 	struct proc_viewer v;
 	u32 slot = 0, gen = 0;
 	s32 pid = 0;
 
-	meas_procread_viewer(&v, false);
+	meas_procread_viewer_opener(&v, genl_opener(skb));
 	if (info->attrs[MEAS_A_SLOT]) {
 		slot = nla_get_u32(info->attrs[MEAS_A_SLOT]);
 	} else if (info->attrs[MEAS_A_PID]) {
@@ -100,7 +113,7 @@ static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	tab = genl_table();
 	if (tab)
-		err = genl_get_record(tab, info, rec, &cgid);
+		err = genl_get_record(tab, skb, info, rec, &cgid);
 	else
 		err = -ENODATA;
 	mutex_unlock(&meas_sir);
@@ -154,6 +167,32 @@ static bool genl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /*
+ * Slots one hold of meas_sir walks at most: a caller who may see few
+ * processes would otherwise walk the whole table (32768 slots by
+ * default) in one part of the dump, holding meas_sir throughout.
+ */
+#define GENL_DUMP_HOLD_SLOTS	1024
+
+/*
+ * After GENL_DUMP_HOLD_SLOTS slots: end this part if it has records, else
+ * let the others have meas_sir a moment.  Return: the table to go on
+ * with, NULL to end this part (*err set on a fatal signal).
+ */
+static struct proc_tab *genl_dump_pause(struct sk_buff *skb, int *err)
+{
+	if (skb->len)
+		return NULL;
+	mutex_unlock(&meas_sir);
+	cond_resched();
+	if (mutex_lock_killable(&meas_sir)) {
+		*err = -EINTR;
+		return NULL;
+	}
+	/* a table made anew meanwhile marks the dump (cb->seq) next part */
+	return genl_table();
+}
+
+/*
  * cb->args[0]: the next slot to send.  A record that no longer fits the
  * message is composed again in the next part of the dump.
  */
@@ -162,7 +201,7 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct meas_proc_rec *rec;
 	struct proc_viewer v;
 	struct proc_tab *tab;
-	u32 slot, hwm, gen;
+	u32 slot, hwm, gen, walked = 0;
 	u64 cgid;
 	int err = 0;
 
@@ -179,9 +218,16 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		goto unlock;
 	}
 	cb->seq = genl_epoch;
-	meas_procread_viewer(&v, false);
+	/* a dump goes on in the recvmsg() of whoever reads the socket */
+	meas_procread_viewer_opener(&v, genl_opener(cb->skb));
 	hwm = meas_procread_hwm(tab);
 	for (slot = max_t(u32, cb->args[0], 1); slot <= hwm; slot++) {
+		if (++walked % GENL_DUMP_HOLD_SLOTS == 0) {
+			tab = genl_dump_pause(skb, &err);
+			if (!tab)
+				break;
+			hwm = min(hwm, meas_procread_hwm(tab));
+		}
 		if (!meas_procread_entry_cg(tab, &v, slot, rec->item, &gen,
 					    &cgid))
 			continue;
@@ -192,9 +238,13 @@ static int genl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 	}
 	cb->args[0] = slot;
-	err = skb->len;
+	if (!err)
+		err = skb->len;
+	else
+		goto free_rec;
 unlock:
 	mutex_unlock(&meas_sir);
+free_rec:
 	kfree(rec);
 	return err;
 }

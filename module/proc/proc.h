@@ -23,11 +23,13 @@
 #include <linux/workqueue.h>
 #include <linux/meas.h>
 #include "core/class.h"
+#include "core/access.h"
 #include "logic/stop.h"
 
 struct task_struct;
 struct pid;
 struct cred;
+struct file;
 
 /* Per-thread counters: proc_thr.cnt[], folded into MEAS_P_* items. */
 enum proc_cnt {
@@ -273,13 +275,20 @@ extern struct proc_tab *meas_proc_table;	/* under meas_sir */
  * struct proc_viewer - who reads, decided once per call
  * @all: may see every process (CAP_PERFMON or CAP_SYS_ADMIN)
  * @init_ns: numbers as the initial namespaces see them
+ * @nlook: lookers in @look
+ * @look: whose view it is: the caller, and the opener of the socket a
+ *	request came on if that is someone else; an entry must be visible
+ *	to every one
  */
 struct proc_viewer {
 	bool all;
 	bool init_ns;
+	unsigned int nlook;
+	struct meas_looker look[2];
 };
 
 void meas_procread_viewer(struct proc_viewer *v, bool init_ns);
+void meas_procread_viewer_opener(struct proc_viewer *v, struct file *file);
 void meas_procread_header(struct proc_tab *tab, u64 *h, bool region_order);
 bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,
 			    u32 slot, u64 *e, u32 *gen, u64 *cgid);

@@ -7,17 +7,12 @@
  *
  * Who may see what: a caller with CAP_PERFMON or CAP_SYS_ADMIN sees every
  * process.  Any other caller sees the processes it could read with
- * ptrace (PTRACE_MODE_READ_FSCREDS): the kernel does not export
- * ptrace_may_access() to modules, so the same rules are applied here
- * (same thread group; or the caller's fsuid and fsgid equal the target's
- * real, effective and saved IDs, or it has CAP_SYS_PTRACE over the
- * target's user namespace; and a target that is not dumpable needs
- * CAP_SYS_PTRACE over its mm's namespace), without the security
- * modules' hook.  An exited process is judged by the IDs and the
- * dumpable flag it had when it went.  Entries a caller may not see read
- * as never used.
+ * ptrace (PTRACE_MODE_READ_FSCREDS), as core/access.c decides.  An
+ * exited process is judged by the IDs and the dumpable flag it had when
+ * it went.  Entries a caller may not see read as never used.
  */
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
@@ -33,6 +28,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include "proc.h"
+#include "core/access.h"
 #include "core/seen.h"
 #include "core/class.h"
 
@@ -44,56 +40,61 @@
  */
 void meas_procread_viewer(struct proc_viewer *v, bool init_ns)
 {
+	meas_access_current(&v->look[0], true);
+	v->nlook = 1;
 	v->all = perfmon_capable();
 	v->init_ns = init_ns ||
 		     (task_active_pid_ns(current) == &init_pid_ns &&
 		      current_user_ns() == &init_user_ns);
 }
 
-/* ptrace's PTRACE_MODE_READ_FSCREDS rules for a live process. */
-static bool procread_may_task(struct task_struct *task)
+/**
+ * meas_procread_viewer_opener() - the caller and whoever opened @file
+ * @v: filled in
+ * @file: the file of the socket the request came on, or NULL
+ *
+ * A request on a socket another process opened (or one opened before a
+ * change of credentials) is answered only as far as both may see: the
+ * rule of netlink_capable(), which checks the opener, after
+ * CVE-2014-0181.
+ */
+void meas_procread_viewer_opener(struct proc_viewer *v, struct file *file)
 {
-	const struct cred *cred = current_cred(), *tcred;
-	struct user_namespace *ns;
-	bool ok;
+	meas_procread_viewer(v, false);
+	if (!file || file->f_cred == current_cred())
+		return;
+	meas_access_opener(&v->look[1], file);
+	v->nlook = 2;
+	v->all = v->all && meas_access_privileged(&v->look[1]);
+}
 
-	if (same_thread_group(task, current))
-		return true;
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = (uid_eq(cred->fsuid, tcred->euid) &&
-	      uid_eq(cred->fsuid, tcred->suid) &&
-	      uid_eq(cred->fsuid, tcred->uid) &&
-	      gid_eq(cred->fsgid, tcred->egid) &&
-	      gid_eq(cred->fsgid, tcred->sgid) &&
-	      gid_eq(cred->fsgid, tcred->gid)) ||
-	     ns_capable_noaudit(tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	if (!ok)
-		return false;
-	task_lock(task);
-	rcu_read_lock();
-	if (meas_task_dumpable(task, &ns) == MEAS_DUMP_NOT &&
-	    !ns_capable_noaudit(ns, CAP_SYS_PTRACE))
-		ok = false;
-	rcu_read_unlock();
-	task_unlock(task);
-	return ok;
+/* ptrace's PTRACE_MODE_READ_FSCREDS rules for a live process. */
+static bool procread_may_task(const struct proc_viewer *v,
+			      struct task_struct *task)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nlook; i++)
+		if (!meas_access_task(&v->look[i], task))
+			return false;
+	return true;
 }
 
 /* The same rules on what an exited process left in its entry. */
-static bool procread_may_exited(const u64 *e)
+static bool procread_may_exited(const struct proc_viewer *v, const u64 *e)
 {
-	const struct cred *cred = current_cred();
-	u64 uid = from_kuid(&init_user_ns, cred->fsuid);
-	u64 gid = from_kgid(&init_user_ns, cred->fsgid);
+	struct meas_access_ids ids = {
+		.uid = e[MEAS_P_UID], .euid = e[MEAS_P_EUID],
+		.suid = e[MEAS_P_SUID], .gid = e[MEAS_P_GID],
+		.egid = e[MEAS_P_EGID], .sgid = e[MEAS_P_SGID],
+	};
+	unsigned int i;
 
-	if (ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE))
-		return true;
-	return e[MEAS_P_UID] == uid && e[MEAS_P_EUID] == uid &&
-	       e[MEAS_P_SUID] == uid && e[MEAS_P_GID] == gid &&
-	       e[MEAS_P_EGID] == gid && e[MEAS_P_SGID] == gid &&
-	       (e[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE);
+	for (i = 0; i < v->nlook; i++)
+		if (!meas_access_exited(&v->look[i], &ids,
+					e[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE))
+			return false;
+	return true;
 }
 
 /**
@@ -396,8 +397,8 @@ bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,
 	} else {
 		task = NULL;
 	}
-	ok = v->all || (task ? procread_may_task(task) :
-				procread_may_exited(e));
+	ok = v->all || (task ? procread_may_task(v, task) :
+				procread_may_exited(v, e));
 unlock:
 	rcu_read_unlock();
 	*gen = g;

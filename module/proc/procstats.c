@@ -4,7 +4,9 @@
  * implemented there: the items of one process entry, or of every entry,
  * copied to the caller.  As for GETSTATISTICS, the items are composed
  * into a kernel buffer under meas_sir and copied out after it is
- * released.
+ * released, in steps of 64 KiB.  Entry 0, composed first, has the clock
+ * at the start of the read; an allpins read gets the clock at its end
+ * too, once every entry's times are taken.
  */
 #include <linux/uaccess.h>
 #include <linux/slab.h>
@@ -14,6 +16,7 @@
 #include "proc.h"
 #include "logic/proccheck.h"
 #include "core/ctl.h"
+#include "core/class.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
 
@@ -51,94 +54,173 @@ static void procstats_any(struct proc_tab *tab, const struct proc_viewer *v,
 		meas_procread_header(tab, e, false);
 }
 
-/*
- * Entry 0, composed first, has the clock at the start of the read; an
- * allpins read gets the clock at its end too, once every entry's times are
- * taken, if the caller asked for that word.
+/* The most words one hold of meas_sir composes: 64 KiB, whole entries. */
+#define PROCSTATS_STEP_WORDS	(SZ_64K / sizeof(u64))
+
+/**
+ * struct procstats_copy - a GETPROCSTATS in progress
+ * @v: the caller, decided once
+ * @gen: the generation of class 15's region being read
+ * @items: words of each entry copied
+ * @nent: entries
+ * @done: entries copied
+ * @step: entries one step composes
+ * @buf: @step entries of @items words
  */
-static void procstats_stamp_end(const struct meas_procstats *k, u64 items,
-				u64 *snap)
+struct procstats_copy {
+	struct proc_viewer v;
+	u64 gen;
+	u64 items;
+	u64 nent;
+	u64 done;
+	u64 step;
+	u64 *buf;
+};
+
+/* Under meas_sir: the next step's entries into c->buf; their count. */
+static u64 procstats_step(struct proc_tab *tab, const struct meas_procstats *k,
+			  struct procstats_copy *c)
 {
-	if (k->allpins && k->firstitem <= MEAS_P0_CLOCK_END &&
-	    k->firstitem + items > MEAS_P0_CLOCK_END)
-		snap[MEAS_P0_CLOCK_END - k->firstitem] = local_clock();
+	u64 e[MEAS_PROC_ITEMS], i, n = min(c->step, c->nent - c->done);
+
+	for (i = 0; i < n; i++) {
+		procstats_any(tab, &c->v, c->done + i, e);
+		memcpy(c->buf + i * c->items, e + k->firstitem,
+		       c->items * sizeof(u64));
+	}
+	return n;
 }
 
-/* Under meas_sir: check, then compose the items into *snap. */
-static int procstats_snapshot(struct meas_procstats *k, u64 **snap, u64 *n)
+/*
+ * Under meas_sir: check; then the pin's entry, or the first step of an
+ * allpins read, composed into c->buf.  Return: a MEAS_PROC_* code, or
+ * -ENOMEM; c->items is 0 when there is nothing to copy.
+ */
+static int procstats_first(struct meas_procstats *k, struct procstats_copy *c,
+			   u64 *n)
 {
 	bool fast = k->flags & MEAS_PROCSTATS_FAST;
 	struct proc_tab *tab = meas_proc_table;
-	u64 e[MEAS_PROC_ITEMS], items, nent, need, i;
-	struct proc_viewer v;
+	u64 e[MEAS_PROC_ITEMS], need;
 	int rc;
 
+	c->items = 0;
 	if (!tab)
 		return fast ? MEAS_PROC_OK : MEAS_PROC_NOTENABLED;
-	meas_procread_viewer(&v, false);
-	nent = k->allpins ? (u64)meas_procread_hwm(tab) + 1 : 1;
-	if (!k->allpins && !procstats_pin(tab, &v, k, e))
+	c->gen = meas_ctl_class(MEAS_CLASS_PROC)->gen;
+	meas_procread_viewer(&c->v, false);
+	c->nent = k->allpins ? (u64)meas_procread_hwm(tab) + 1 : 1;
+	if (!k->allpins && !procstats_pin(tab, &c->v, k, e))
 		return fast ? MEAS_PROC_OK : MEAS_PROC_BADPIN;
 	if (fast) {
 		if (!meas_clamp_fprocstats(k->firstitem, k->wordcount,
-					   MEAS_PROC_ITEMS, nent, k->buflen,
-					   &items, &nent))
+					   MEAS_PROC_ITEMS, c->nent, k->buflen,
+					   &c->items, &c->nent))
 			return MEAS_PROC_OK;
 	} else {
 		rc = meas_check_procstats(k->firstitem, k->wordcount,
-					  MEAS_PROC_ITEMS, nent, k->buflen,
+					  MEAS_PROC_ITEMS, c->nent, k->buflen,
 					  &need);
 		if (rc == MEAS_PROC_BOUNDS)
 			k->words = need;
 		if (rc)
 			return rc;
-		items = k->wordcount;
+		c->items = k->wordcount;
 	}
-	k->entries = nent;
-	if (!items)
+	k->entries = c->nent;
+	if (!c->items)
 		return MEAS_PROC_OK;
-	*snap = kvmalloc_array(nent * items, sizeof(u64), GFP_KERNEL);
-	if (!*snap)
+	c->step = max_t(u64, 1, PROCSTATS_STEP_WORDS / c->items);
+	c->buf = kvmalloc_array(min(c->nent, c->step) * c->items, sizeof(u64),
+				GFP_KERNEL);
+	if (!c->buf)
 		return -ENOMEM;
-	for (i = 0; i < nent; i++) {
-		if (k->allpins)
-			procstats_any(tab, &v, i, e);
-		memcpy(*snap + i * items, e + k->firstitem,
-		       items * sizeof(u64));
+	if (k->allpins) {
+		*n = procstats_step(tab, k, c);
+	} else {
+		memcpy(c->buf, e + k->firstitem, c->items * sizeof(u64));
+		*n = 1;
 	}
-	*n = nent * items;
-	procstats_stamp_end(k, items, *snap);
 	return MEAS_PROC_OK;
 }
 
-/* GETPROCSTATS on a validated struct: result, words and entries set. */
+/*
+ * Copy the composed steps out, composing the next under meas_sir each
+ * time.  Return: 0, -EFAULT, -EINTR, or 1 if class 15 went meanwhile.
+ */
+static int procstats_copy_out(struct meas_procstats *k,
+			      struct procstats_copy *c, u64 n)
+{
+	u64 __user *dst = u64_to_user_ptr(k->buf);
+	struct meas_class *cls;
+	u64 now;
+
+	for (;;) {
+		if (copy_to_user(dst + c->done * c->items, c->buf,
+				 n * c->items * sizeof(u64)))
+			return -EFAULT;
+		c->done += n;
+		k->words = c->done * c->items;
+		if (c->done == c->nent)
+			break;
+		if (mutex_lock_killable(&meas_sir))
+			return -EINTR;
+		cls = meas_ctl_class(MEAS_CLASS_PROC);
+		n = cls && cls->gen == c->gen && meas_proc_table ?
+		    procstats_step(meas_proc_table, k, c) : 0;
+		mutex_unlock(&meas_sir);
+		if (!n)
+			return 1;
+	}
+	/* entry 0 says when the read ended, if the caller asked for it */
+	if (k->allpins && k->firstitem <= MEAS_P0_CLOCK_END &&
+	    k->firstitem + c->items > MEAS_P0_CLOCK_END) {
+		now = local_clock();
+		if (put_user(now, dst + MEAS_P0_CLOCK_END - k->firstitem))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/*
+ * GETPROCSTATS on a validated struct: result, words and entries set.  An
+ * allpins read of the whole table (13 MB with the default 32768 entries)
+ * is composed and copied in steps of 64 KiB, each under meas_sir: the
+ * memory and the hold of one read do not grow with the table.  Class 15
+ * disabled or enabled anew between two steps ends the read with
+ * MEAS_PROC_NOTENABLED and the words copied.
+ */
 static int procstats(struct meas_procstats *k)
 {
 	bool fast = k->flags & MEAS_PROCSTATS_FAST;
-	u64 *snap = NULL, n = 0;
-	int rc;
+	struct procstats_copy c = { 0 };
+	u64 n = 0;
+	int rc, err;
 
 	k->words = 0;
 	k->entries = 0;
 	if (mutex_lock_killable(&meas_sir))
 		return -EINTR;
-	rc = procstats_snapshot(k, &snap, &n);
+	rc = procstats_first(k, &c, &n);
 	mutex_unlock(&meas_sir);
-	if (rc < 0)
+	if (rc < 0) {
+		kvfree(c.buf);
 		return rc;
+	}
 	k->result = rc;
-	if (n && copy_to_user(u64_to_user_ptr(k->buf), snap,
-			      n * sizeof(u64))) {
+	err = c.items ? procstats_copy_out(k, &c, n) : 0;
+	kvfree(c.buf);
+	if (err == -EFAULT) {
 		k->result = fast ? MEAS_PROC_OK : MEAS_PROC_BOUNDS;
 		k->entries = 0;
-		rc = -EFAULT;
-	} else {
-		if (n)
-			k->words = n;
-		rc = meas_rc_errno(MEAS_RC_PROCSTATS, rc);
+		k->words = 0;
+		return -EFAULT;
 	}
-	kvfree(snap);
-	return rc;
+	if (err == 1) {
+		k->result = fast ? MEAS_PROC_OK : MEAS_PROC_NOTENABLED;
+		err = 0;
+	}
+	return err ?: meas_rc_errno(MEAS_RC_PROCSTATS, k->result);
 }
 
 /**

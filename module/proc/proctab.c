@@ -478,15 +478,43 @@ void meas_proctab_creds(u64 *e, const struct cred *cred)
 	e[MEAS_P_SGID] = from_kgid(&init_user_ns, cred->sgid);
 }
 
+/*
+ * Whether a process that exits is dumpable, for the readers of its exit
+ * record, who may see it only if they could have looked into it with
+ * ptrace while it ran.  Where the kernel keeps dumpability with the task
+ * (the 7 series' exec_state), it is read now.  Where the mm kept it, the
+ * mm is gone before the last switch-out: the flag of the last exec or
+ * fork stands, unless the IDs changed since, which made the process
+ * non-dumpable (commit_creds()).  prctl(PR_SET_DUMPABLE) alone is not
+ * seen there (Documentation/security.rst).
+ */
+static void tab_exit_dumpable(u64 *e, struct task_struct *p, bool ids_changed)
+{
+	struct user_namespace *ns;
+	enum meas_dumpable d;
+
+	if (e[MEAS_P_FLAGS] & MEAS_PF_KTHREAD)
+		return;
+	rcu_read_lock();
+	d = meas_task_dumpable(p, &ns);
+	rcu_read_unlock();
+	if (d == MEAS_DUMP_OWNER)
+		e[MEAS_P_FLAGS] |= MEAS_PF_DUMPABLE;
+	else if (d == MEAS_DUMP_NOT || ids_changed)
+		e[MEAS_P_FLAGS] &= ~MEAS_PF_DUMPABLE;
+}
+
 /* The last thread is gone: final names, IDs, cgroup and termination time. */
 static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 {
 	const struct cred *cred = rcu_dereference_sched(p->real_cred);
-	u64 *e = proc_ent(tab, n);
+	u64 *e = proc_ent(tab, n), was[MEAS_P_SGID - MEAS_P_GID + 1];
 
 	memcpy(&e[MEAS_P_COMMAND], p->group_leader->comm,
 	       MEAS_PROC_COMM_LEN - 1);
+	memcpy(was, &e[MEAS_P_GID], sizeof(was));
 	meas_proctab_creds(e, cred);
+	tab_exit_dumpable(e, p, memcmp(was, &e[MEAS_P_GID], sizeof(was)));
 	e[MEAS_P_TERMINATED] = ktime_get_real_ns();
 	e[MEAS_P_EXIT_STATUS] = tab_exit_status(p);
 	e[MEAS_P_STATE] = MEAS_PSTATE_EXITED;

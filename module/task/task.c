@@ -6,11 +6,17 @@
  * (unless MEAS_TASK_OWNED): it ends with STOP, with the process's exit,
  * or when the module is unloaded, as SM2's did with its subsystem.
  *
- * task_mutex serialises start and end; the probes find a measurement by
- * the process's ID in an RCU hash table.
+ * task_mutex serialises start and end, and is never held across I/O: the
+ * caller's path and file are opened before it is taken, the file written
+ * after.  The probes find a measurement by the process in an RCU hash
+ * table.  Who may measure whom is ptrace's rule (core/access.c), checked
+ * under the target's exec_update_lock from the check to the publication,
+ * as perf_event_open() does: a set-user-ID exec cannot come between.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/rwsem.h>
 #include <linux/hashtable.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -22,6 +28,7 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/meas.h>
+#include "core/access.h"
 #include "core/params.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
@@ -38,13 +45,18 @@ static DEFINE_HASHTABLE(task_hash, 6);
 static unsigned int task_count;
 static u64 task_sessions;
 
-/* The measurement of process @tgid; under RCU or with preemption off. */
-struct meas_task *meas_task_find(pid_t tgid)
+/*
+ * The measurement of the process of @p; under RCU or with preemption off.
+ * By the process, not its number: a process that gets the PID of one
+ * whose measurement has not ended yet is not that process.
+ */
+struct meas_task *meas_task_find(const struct task_struct *p)
 {
+	const struct signal_struct *sig = READ_ONCE(p->signal);
 	struct meas_task *m;
 
-	hash_for_each_possible_rcu(task_hash, m, hnode, tgid)
-		if (m->tgid == tgid)
+	hash_for_each_possible_rcu(task_hash, m, hnode, p->tgid)
+		if (m->signal == sig)
 			return m;
 	return NULL;
 }
@@ -64,29 +76,25 @@ void meas_task_put(struct meas_task *m)
 	kfree(m);
 }
 
-/*
- * Whether the user @uid may measure @t: privileged, or @t runs wholly as
- * @uid and is dumpable (not a set-user-ID program), as for ptrace.
+/**
+ * meas_task_may_see_exec() - may the starter of @m see @t's new program
+ * @m: the measurement
+ * @t: a thread of it that executed a program (current)
+ *
+ * Judged on the starter's credentials, those its file was opened with,
+ * as ptrace would judge the starter: a set-user-ID program is not its.
+ * Under m->vmlock, the file open.
+ *
+ * Return: true if the measurement may go on.
  */
-bool meas_task_may_measure(kuid_t uid, bool privileged, struct task_struct *t)
+bool meas_task_may_see_exec(struct meas_task *m, struct task_struct *t)
 {
-	struct user_namespace *ns;
-	const struct cred *c;
-	bool ok;
+	struct meas_looker l;
 
-	if (privileged)
+	if (m->privileged)
 		return true;
-	rcu_read_lock();
-	c = __task_cred(t);
-	ok = uid_eq(uid, c->euid) && uid_eq(uid, c->suid) &&
-	     uid_eq(uid, c->uid);
-	rcu_read_unlock();
-	task_lock(t);
-	rcu_read_lock();
-	ok = ok && t->mm && meas_task_dumpable(t, &ns) == MEAS_DUMP_OWNER;
-	rcu_read_unlock();
-	task_unlock(t);
-	return ok;
+	meas_access_opener(&l, m->out);
+	return meas_access_task(&l, t);
 }
 
 /* ---- the end --------------------------------------------------------- */
@@ -152,6 +160,7 @@ static void task_end_work(struct work_struct *w)
 {
 	struct meas_task *m = container_of(w, struct meas_task, endwork);
 
+	meas_inject_task_end_hold();
 	task_end(m, m->async_reason);
 	meas_task_put(m);
 }
@@ -195,6 +204,8 @@ static struct meas_task *task_alloc(const struct meas_task_start *k,
 	m->uid = current_euid();
 	m->privileged = perfmon_capable();
 	m->owner = k->flags & MEAS_TASK_OWNED ? file : NULL;
+	/* no writer before the first records are in the file (task_begin()) */
+	set_bit(MEAS_TASK_KICKED, &m->bits);
 	if (meas_taskring_init(&m->ring, meas_param_task_ring_kib) ||
 	    meas_taskfile_alloc(m)) {
 		meas_taskring_free(&m->ring);
@@ -229,33 +240,20 @@ static bool task_measurable(struct task_struct *t)
 	       !(t->signal->flags & SIGNAL_GROUP_EXIT);
 }
 
-/* The session record and the start's load information, then the table. */
-static int task_publish(struct meas_task *m, int *file_errno)
+/* Whether the caller may measure @t: a MEAS_TASK_* code. */
+static int task_check(struct task_struct *t)
 {
-	int err;
+	struct meas_looker l;
 
-	mutex_lock(&m->vmlock);
-	mutex_lock(&m->wlock);
-	err = meas_taskfile_session(m, m->leader);
-	if (!err) {
-		meas_taskload_snapshot(m, m->mm, MEAS_TASK_LOAD_START, 0,
-				       true);
-		err = meas_taskfile_flush(m);
-	}
-	mutex_unlock(&m->wlock);
-	mutex_unlock(&m->vmlock);
-	if (err) {
-		*file_errno = err;
-		return MEAS_TASK_FILEIO;
-	}
-	hash_add_rcu(task_hash, &m->hnode, m->tgid);
-	list_add_tail(&m->list, &task_list);
-	task_count++;
-	queue_delayed_work(meas_task_wq, &m->tick, TASK_TICK);
-	return MEAS_TASK_OK;
+	if (!task_measurable(t))
+		return MEAS_TASK_NOTASK;
+	if (perfmon_capable())
+		return MEAS_TASK_OK;
+	meas_access_current(&l, false);
+	return meas_access_task(&l, t) ? MEAS_TASK_OK : MEAS_TASK_NOTALLOWED;
 }
 
-/* Undo a start that got as far as the probes and the clocks. */
+/* Undo a start that got as far as the clocks, and the probes if @probes. */
 static void task_unwind(struct meas_task *m, bool probes)
 {
 	meas_taskprobe_release_events(m);
@@ -268,84 +266,217 @@ static void task_unwind(struct meas_task *m, bool probes)
 }
 
 /* Two measurements in one file would mix their records: NPS0066. */
-static int task_file_free(struct meas_task *m)
+static int task_file_free(struct file *f)
 {
 	struct meas_task *other;
 
 	list_for_each_entry(other, &task_list, list)
-		if (meas_taskfile_same(m, other))
+		if (meas_taskfile_uses(other, f))
 			return MEAS_TASK_BADFILE;
 	return MEAS_TASK_OK;
 }
 
-/* Under task_mutex: from the checks of the table to a running measurement. */
-static int task_start_locked(struct meas_task *m, const char __user *path,
-			     pid_t vpid, int *file_errno)
+/* Measurements started by @m's user without privilege; under task_mutex. */
+static unsigned int task_count_user(struct meas_task *m)
 {
-	int code, err;
+	struct meas_task *other;
+	unsigned int n = 0;
 
-	if (meas_task_find(m->tgid))
-		return MEAS_TASK_BUSY;
-	if (task_count >= meas_param_max_tasks)
-		return MEAS_TASK_LIMIT;
+	list_for_each_entry(other, &task_list, list)
+		n += !other->privileged && uid_eq(other->uid, m->uid);
+	return n;
+}
+
+/* NPS0065: max_tasks run, or max_tasks_per_user of an unprivileged user. */
+static bool task_over_limit(struct meas_task *m)
+{
+	return task_count >= meas_param_max_tasks ||
+	       (!m->privileged &&
+		task_count_user(m) >= meas_param_max_tasks_per_user);
+}
+
+/*
+ * The process's address space, name and CPU clocks, for the program just
+ * checked; under its exec_update_lock.
+ */
+static int task_attach(struct meas_task *m)
+{
+	int err;
+
 	m->mm = get_task_mm(m->leader);
 	if (!m->mm)
 		return MEAS_TASK_NOTASK;
-	m->session = ++task_sessions;
-	err = meas_taskprobe_get(m);
-	if (err) {
-		task_unwind(m, false);
-		return err == -ENOMEM ? -ENOMEM : -EIO;
-	}
-	/* the file last, so that nothing is created for a start that fails */
+	get_task_comm(m->comm, m->leader);
+	m->target_uid = task_uid(m->leader);
 	err = meas_inject_task(1) ? -EINVAL :
 	      meas_taskprobe_events(m, m->leader);
-	code = err ? (err == -ENOMEM ? -ENOMEM : -EIO) :
-		     meas_taskfile_open(m, path, vpid, file_errno);
-	if (!code)
-		code = task_file_free(m) ?: task_publish(m, file_errno);
-	if (code)
-		task_unwind(m, true);
+	if (err)
+		return err == -ENOMEM ? -ENOMEM : -EIO;
+	return MEAS_TASK_OK;
+}
+
+/*
+ * Into the table, where the probes find it: under the exec_update_lock
+ * and m->vmlock, task_mutex taken here, no I/O.
+ */
+static int task_publish(struct meas_task *m)
+{
+	int code, err;
+
+	mutex_lock(&task_mutex);
+	code = meas_task_find(m->leader) ? MEAS_TASK_BUSY :
+	       task_over_limit(m) ? MEAS_TASK_LIMIT : MEAS_TASK_OK;
+	if (!code) {
+		err = meas_taskprobe_get(m);
+		if (err)
+			code = err == -ENOMEM ? -ENOMEM : -EIO;
+	}
+	if (!code) {
+		m->session = ++task_sessions;
+		hash_add_rcu(task_hash, &m->hnode, m->tgid);
+		list_add_tail(&m->list, &task_list);
+		task_count++;
+		meas_task_get(m);	/* a STOP may end it once unlocked */
+	}
+	mutex_unlock(&task_mutex);
 	return code;
 }
 
-/* Return: a MEAS_TASK_* code, or -ENOMEM / -EIO (NPS0050), -EFAULT. */
+/*
+ * From the check to the publication under the target's exec_update_lock,
+ * as perf_event_open() does: an exec waits until the probes are there
+ * to see it (probe_exec()).  On success m->vmlock is held: the first
+ * records go before anything the probes queue.
+ */
+static int task_enter(struct meas_task *m)
+{
+	struct rw_semaphore *lock = &m->leader->signal->exec_update_lock;
+	int code;
+
+	if (down_read_killable(lock))
+		return -EINTR;
+	code = task_check(m->leader) ?: task_attach(m);
+	if (!code) {
+		meas_inject_task_race(m->leader, m->mm, lock);
+		mutex_lock(&m->vmlock);
+		code = task_publish(m);
+		if (code)
+			mutex_unlock(&m->vmlock);
+	}
+	up_read(lock);
+	return code;
+}
+
+/*
+ * The caller's file, opened once the measurement is in the table, so
+ * that a start refused makes none, under m->vmlock only: the caller's
+ * file system answers as slowly as it likes, and holds up nothing but
+ * this measurement.  On failure the measurement ends unwritten and
+ * m->vmlock is released.
+ */
+static int task_open(struct meas_task *m, const char *path, bool std,
+		     int *file_errno)
+{
+	struct file *f;
+	int code;
+
+	code = meas_taskfile_open(path, std, file_errno, &f);
+	if (!code) {
+		mutex_lock(&task_mutex);
+		code = task_file_free(f);
+		if (!code)
+			meas_taskfile_use(m, f);
+		mutex_unlock(&task_mutex);
+		if (code)
+			fput(f);
+	}
+	if (!code)
+		return MEAS_TASK_OK;
+	/* nothing to write to: the callbacks and the end write nothing */
+	m->closed = true;
+	m->werr = EBADF;
+	mutex_unlock(&m->vmlock);
+	task_end(m, MEAS_TASK_END_STOP);
+	return code;
+}
+
+/*
+ * The session record and the start's load information, then the writer;
+ * m->vmlock held, released here.  The file is the caller's: its I/O is
+ * done under this measurement's locks only.
+ */
+static int task_begin(struct meas_task *m, int *file_errno)
+{
+	int err;
+
+	mutex_lock(&m->wlock);
+	meas_taskfile_session(m);
+	meas_taskload_snapshot(m, m->mm, MEAS_TASK_LOAD_START, 0, true);
+	err = meas_taskfile_flush(m);
+	mutex_unlock(&m->wlock);
+	mutex_unlock(&m->vmlock);
+	clear_bit(MEAS_TASK_KICKED, &m->bits);
+	if (err) {
+		*file_errno = err;
+		task_end(m, MEAS_TASK_END_STOP);
+		return MEAS_TASK_FILEIO;
+	}
+	queue_delayed_work(meas_task_wq, &m->tick, TASK_TICK);
+	if (meas_taskring_half_full(&m->ring) &&
+	    !test_and_set_bit(MEAS_TASK_KICKED, &m->bits))
+		queue_work(meas_task_wq, &m->drain);
+	return MEAS_TASK_OK;
+}
+
+/* Return: a MEAS_TASK_* code, or -ENOMEM / -EIO (NPS0050), -EFAULT, -EINTR. */
 static int task_start(struct meas_task_start *k, struct file *file,
 		      int *file_errno)
 {
-	const char __user *path = u64_to_user_ptr(k->path);
+	const char __user *upath = k->path ? u64_to_user_ptr(k->path) : NULL;
 	struct task_struct *t = task_lookup(k->pid);
 	struct meas_task *m;
-	int code;
+	char *path;
+	int code = 0;
 
 	if (!t)
 		return MEAS_TASK_NOTASK;
-	code = !task_measurable(t) ? MEAS_TASK_NOTASK :
-	       !meas_task_may_measure(current_euid(), perfmon_capable(), t) ?
-	       MEAS_TASK_NOTALLOWED : 0;
+	/* a first look: most refusals come before anything is made */
+	code = task_check(t);
 	if (code) {
 		put_task_struct(t);
 		return code;
 	}
-	m = task_alloc(k, file);
+	k->pid = task_tgid_vnr(t);
+	/* the caller's memory, before any lock: it may fault slowly */
+	path = meas_taskfile_path(upath, k->pid, &code, file_errno);
+	m = IS_ERR(path) ? NULL : task_alloc(k, file);
 	if (!m) {
 		put_task_struct(t);
+		if (IS_ERR(path))
+			return code ?: PTR_ERR(path);
+		kfree(path);
 		return -ENOMEM;
 	}
 	m->leader = t;
 	m->tgid = t->tgid;
+	m->signal = t->signal;
 	meas_taskfile_root(m, t);
-	k->pid = task_tgid_vnr(t);
-	mutex_lock(&task_mutex);
-	code = task_start_locked(m, k->path ? path : NULL, k->pid, file_errno);
-	if (!code)
-		meas_task_get(m);	/* a STOP may end it once unlocked */
-	mutex_unlock(&task_mutex);
+	code = task_enter(m);
+	if (code)
+		task_unwind(m, false);
+	else
+		code = task_open(m, path, !upath, file_errno) ?:
+		       task_begin(m, file_errno);
+	kfree(path);
 	k->session = code ? 0 : m->session;
 	/* It may have exited before the exit probe could see it. */
 	if (!code && !atomic_read(&t->signal->live) &&
 	    !test_and_set_bit(MEAS_TASK_EXITING, &m->bits))
 		meas_task_end_async(m, MEAS_TASK_END_EXIT);
+	/*
+	 * Published, the first reference is the table's (task_end() drops
+	 * it) and this drops task_publish()'s; else it frees the start.
+	 */
 	meas_task_put(m);
 	return code;
 }
@@ -382,7 +513,7 @@ static int task_stop_find(pid_t vpid, struct meas_task **mp)
 	if (!t)
 		return MEAS_TASK_NOTASK;
 	mutex_lock(&task_mutex);
-	m = meas_task_find(t->tgid);
+	m = meas_task_find(t);
 	if (m)
 		meas_task_get(m);
 	mutex_unlock(&task_mutex);

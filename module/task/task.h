@@ -26,12 +26,14 @@
 #include <linux/completion.h>
 #include <linux/task_work.h>
 #include <linux/path.h>
+#include <linux/sched.h>
 #include <linux/meas_task.h>
 
 struct file;
 struct mm_struct;
 struct perf_event;
 struct task_struct;
+struct signal_struct;
 struct pid;
 
 /*
@@ -96,11 +98,20 @@ struct meas_task {
 	struct list_head list;		/* task_list, under task_mutex */
 	refcount_t ref;
 	pid_t tgid;			/* global */
-	struct task_struct *leader;
+	struct task_struct *leader;	/* referenced: keeps @signal */
+	/*
+	 * The process, as the probes tell it: its signal_struct, which every
+	 * thread shares for the process's life and which is not freed while
+	 * @leader is referenced.  A process that gets the PID later has
+	 * another one.
+	 */
+	const struct signal_struct *signal;
 	u64 session;
 	u32 flags, pcounter_ms, load_info;
 	kuid_t uid;			/* effective user that started it */
 	bool privileged;		/* CAP_PERFMON or CAP_SYS_ADMIN */
+	kuid_t target_uid;		/* the process's, when checked */
+	char comm[TASK_COMM_LEN];	/* its command, when checked */
 	struct file *owner;		/* MEAS_TASK_OWNED: that open file */
 	bool ending;			/* under task_mutex */
 	unsigned long bits;
@@ -134,6 +145,8 @@ struct meas_task {
 	char *pathbuf;
 	struct meas_task_ev *batch;	/* events being written */
 	int werr;			/* first write error, positive */
+	u64 fbytes;			/* bytes in the file */
+	u64 fsize_max;			/* the starter's RLIMIT_FSIZE */
 	u64 written_samples, written_svcs, lost_total;
 	struct work_struct drain;
 	struct delayed_work tick;
@@ -142,11 +155,11 @@ struct meas_task {
 
 /* task.c */
 extern struct workqueue_struct *meas_task_wq;
-struct meas_task *meas_task_find(pid_t tgid);
+struct meas_task *meas_task_find(const struct task_struct *p);
 void meas_task_get(struct meas_task *m);
 void meas_task_put(struct meas_task *m);
 void meas_task_end_async(struct meas_task *m, u32 reason);
-bool meas_task_may_measure(kuid_t uid, bool privileged, struct task_struct *t);
+bool meas_task_may_see_exec(struct meas_task *m, struct task_struct *t);
 
 /* taskring.c */
 int meas_taskring_init(struct meas_task_ring *r, unsigned int kib);
@@ -168,9 +181,12 @@ void meas_taskring_ev_release(struct meas_task_ev *e);
 /* taskfile.c */
 int meas_taskfile_alloc(struct meas_task *m);
 void meas_taskfile_free(struct meas_task *m);
-int meas_taskfile_open(struct meas_task *m, const char __user *path,
-		       int vpid, int *file_errno);
-int meas_taskfile_session(struct meas_task *m, struct task_struct *t);
+char *meas_taskfile_path(const char __user *upath, int vpid, int *code,
+			 int *file_errno);
+int meas_taskfile_open(const char *path, bool std, int *file_errno,
+		       struct file **fp);
+void meas_taskfile_use(struct meas_task *m, struct file *f);
+void meas_taskfile_session(struct meas_task *m);
 void meas_taskfile_emit(struct meas_task *m, const struct meas_task_ev *e);
 int meas_taskfile_flush(struct meas_task *m);
 void meas_taskfile_drain(struct meas_task *m);
@@ -178,7 +194,7 @@ void meas_taskfile_drain_work(struct work_struct *w);
 void meas_taskfile_end(struct meas_task *m, u64 cpu_ns);
 void meas_taskfile_close(struct meas_task *m);
 void meas_taskfile_root(struct meas_task *m, struct task_struct *t);
-bool meas_taskfile_same(struct meas_task *m, struct meas_task *other);
+bool meas_taskfile_uses(struct meas_task *m, struct file *f);
 
 /* taskload.c */
 void meas_taskload_snapshot(struct meas_task *m, struct mm_struct *mm,

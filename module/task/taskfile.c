@@ -20,6 +20,7 @@
 #include <linux/kdev_t.h>
 #include <linux/err.h>
 #include <linux/fs_struct.h>
+#include <linux/sched/signal.h>
 #include "task.h"
 #include "logic/taskcheck.h"
 #include "core/compat.h"
@@ -58,9 +59,20 @@ static int file_format_ok(struct file *f, int *file_errno)
 						      MEAS_TASK_BADFILE;
 }
 
-/* The path the caller named, or the standard one for @vpid. */
-static char *task_path(const char __user *upath, int vpid, int *code,
-		       int *file_errno)
+/**
+ * meas_taskfile_path() - the path the caller named, or the standard one
+ * @upath: the caller's path, NULL for the standard file
+ * @vpid: the measured process as the caller names it (standard name)
+ * @code: set to MEAS_TASK_FILEIO for a path without its NUL
+ * @file_errno: set with it
+ *
+ * In the caller's context, before any lock: the caller's memory may
+ * fault as slowly as it likes.
+ *
+ * Return: the path (kfree() it), or an ERR_PTR().
+ */
+char *meas_taskfile_path(const char __user *upath, int vpid, int *code,
+			 int *file_errno)
 {
 	char *path;
 
@@ -93,45 +105,57 @@ static int file_precheck(const char *path, bool std)
 
 /**
  * meas_taskfile_open() - open the file of a measurement for append
- * @m: the measurement; m->out is set on success
- * @upath: the caller's path, NULL for the standard file
- * @vpid: the measured process as the caller names it (standard name)
+ * @path: from meas_taskfile_path()
+ * @std: it is the standard file
  * @file_errno: set for MEAS_TASK_FILEIO
+ * @fp: the file, on success
  *
- * Return: a MEAS_TASK_* code, or a negative errno (-EFAULT, -ENOMEM).
+ * With the caller's credentials, in its context: the caller's file
+ * system answers as slowly as it likes, so no lock but the
+ * measurement's own may be held.
+ *
+ * Return: a MEAS_TASK_* code.
  */
-int meas_taskfile_open(struct meas_task *m, const char __user *upath,
-		       int vpid, int *file_errno)
+int meas_taskfile_open(const char *path, bool std, int *file_errno,
+		       struct file **fp)
 {
-	bool std = !upath;
 	int flags = O_RDWR | O_APPEND | O_CREAT | O_LARGEFILE | O_NONBLOCK |
 		    O_CLOEXEC | (std ? O_NOFOLLOW : 0);
-	int code = MEAS_TASK_OK;
 	struct file *f;
-	char *path;
+	int code;
 
-	path = task_path(upath, vpid, &code, file_errno);
-	if (IS_ERR(path))
-		return code ?: PTR_ERR(path);
 	code = file_precheck(path, std);
 	if (code)
-		goto free_path;
+		return code;
 	f = filp_open(path, flags, 0600);
 	if (IS_ERR(f)) {
 		/* a symbolic link planted at the standard name */
 		code = std && PTR_ERR(f) == -ELOOP ? MEAS_TASK_BADFILE :
 						      MEAS_TASK_FILEIO;
 		*file_errno = code == MEAS_TASK_FILEIO ? -PTR_ERR(f) : 0;
-		goto free_path;
+		return code;
 	}
 	code = file_kind_ok(f, std) ?: file_format_ok(f, file_errno);
 	if (code)
 		fput(f);
 	else
-		m->out = f;
-free_path:
-	kfree(path);
+		*fp = f;
 	return code;
+}
+
+/**
+ * meas_taskfile_use() - write to @f from now on
+ * @m: the measurement
+ * @f: from meas_taskfile_open(); @m holds its reference now
+ *
+ * The file keeps growing up to the starter's RLIMIT_FSIZE, which the
+ * writer (a kernel worker, whose own limit is infinite) applies.
+ */
+void meas_taskfile_use(struct meas_task *m, struct file *f)
+{
+	m->out = f;
+	m->fbytes = i_size_read(file_inode(f));
+	m->fsize_max = rlimit(RLIMIT_FSIZE);
 }
 
 /* ---- the writer ------------------------------------------------------ */
@@ -151,10 +175,28 @@ int meas_taskfile_flush(struct meas_task *m)
 					    m->session, m->werr);
 		} else {
 			done += n;
+			m->fbytes += n;
 		}
 	}
 	m->wlen = 0;
 	return m->werr;
+}
+
+/*
+ * A record that would take the file beyond the starter's RLIMIT_FSIZE:
+ * what is buffered is written, and nothing after it, as after a write
+ * error.  The file ends with the last whole record that fits.
+ */
+static void file_limit(struct meas_task *m, u32 size)
+{
+	if (m->werr || m->fbytes + m->wlen + size <= m->fsize_max)
+		return;
+	meas_taskfile_flush(m);
+	if (m->werr)
+		return;
+	m->werr = EFBIG;
+	pr_warn_ratelimited("task measurement %llu: file at the starter's RLIMIT_FSIZE, later records dropped\n",
+			    m->session);
 }
 
 /* Room for @size bytes in the buffer, flushing it if needed; not zeroed. */
@@ -162,6 +204,7 @@ static void *file_room(struct meas_task *m, u32 size)
 {
 	void *p;
 
+	file_limit(m, size);
 	if (m->wlen + size > TASK_WBUF)
 		meas_taskfile_flush(m);
 	p = m->wbuf + m->wlen;
@@ -339,13 +382,13 @@ void meas_taskfile_drain_work(struct work_struct *w)
 }
 
 /**
- * meas_taskfile_session() - write the session record, under m->wlock
- * @m: the measurement
- * @t: the measured process's leader
+ * meas_taskfile_session() - the session record, under m->wlock
+ * @m: the measurement; the process's name and user as it was checked
  *
- * Return: 0 or the positive errno of the write.
+ * Buffered: the flush that follows the start's load information writes
+ * it.
  */
-int meas_taskfile_session(struct meas_task *m, struct task_struct *t)
+void meas_taskfile_session(struct meas_task *m)
 {
 	struct meas_trec_session *s;
 
@@ -359,12 +402,11 @@ int meas_taskfile_session(struct meas_task *m, struct task_struct *t)
 	s->pcounter_ms = m->pcounter_ms;
 	s->load_info = m->load_info;
 	s->uid = from_kuid_munged(current_user_ns(), m->uid);
-	s->target_uid = from_kuid_munged(current_user_ns(), task_uid(t));
+	s->target_uid = from_kuid_munged(current_user_ns(), m->target_uid);
 	s->page_size = PAGE_SIZE;
 	s->audit_arch = MEAS_AUDIT_ARCH;
-	get_task_comm(s->comm, t);
+	memcpy(s->comm, m->comm, sizeof(s->comm));
 	strscpy(s->release, init_utsname()->release, sizeof(s->release));
-	return meas_taskfile_flush(m);
 }
 
 /**
@@ -420,9 +462,8 @@ void meas_taskfile_root(struct meas_task *m, struct task_struct *t)
 	task_unlock(t);
 }
 
-/* Whether @m writes to the same file as @other. */
-bool meas_taskfile_same(struct meas_task *m, struct meas_task *other)
+/* Whether @m writes to @f. */
+bool meas_taskfile_uses(struct meas_task *m, struct file *f)
 {
-	return m->out && other->out &&
-	       file_inode(m->out) == file_inode(other->out);
+	return m->out && file_inode(m->out) == file_inode(f);
 }

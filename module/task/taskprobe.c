@@ -239,7 +239,7 @@ static void cb_exec(struct callback_head *head)
 	clear_bit(MEAS_TASK_EXEC_CB, &m->bits);
 	mutex_lock(&m->vmlock);
 	if (!m->closed && current->mm) {
-		if (meas_task_may_measure(m->uid, m->privileged, current)) {
+		if (meas_task_may_see_exec(m, current)) {
 			exec_switch(m);
 		} else {
 			/* a set-user-ID program: record none of it */
@@ -255,7 +255,7 @@ static void cb_exec(struct callback_head *head)
 
 static struct meas_task *probe_find(void)
 {
-	struct meas_task *m = meas_task_find(current->tgid);
+	struct meas_task *m = meas_task_find(current);
 
 	return m && !test_bit(MEAS_TASK_DENIED, &m->bits) ? m : NULL;
 }
@@ -340,7 +340,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	struct meas_task *m;
 
 	rcu_read_lock();
-	m = meas_task_find(p->tgid);
+	m = meas_task_find(p);
 	/* exec_cb runs before the new program: one exec at a time */
 	if (m && !test_and_set_bit(MEAS_TASK_EXEC_CB, &m->bits)) {
 		WRITE_ONCE(m->gen, m->gen + 1);
@@ -359,7 +359,7 @@ static void probe_exit(void *data, struct task_struct *p)
 	if (atomic_read(&p->signal->live))
 		return;		/* not the process's last thread */
 	rcu_read_lock();
-	m = meas_task_find(p->tgid);
+	m = meas_task_find(p);
 	if (m && !test_and_set_bit(MEAS_TASK_EXITING, &m->bits))
 		meas_task_end_async(m, MEAS_TASK_END_EXIT);
 	rcu_read_unlock();

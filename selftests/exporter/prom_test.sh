@@ -66,7 +66,7 @@ echo "TAP version 13"
 truncate -s 64M "$out/prom-disk.img"
 selftests/vm/run-vm.sh --timeout 900 --disk "$out/prom-disk.img" \
 	--hostfwd "$xport:9872" --log "$out/prom_test.log" -- \
-	sh -c 'insmod module/meas.ko && selftests/exporter/prom_guest.sh' \
+	sh -c 'insmod module/meas.ko && selftests/meas-udev.sh && selftests/exporter/prom_guest.sh' \
 	>"$T/vm.out" 2>&1
 vrc=$?
 grep "^PROM-" "$T/vm.out" | sed 's/^/# /'

@@ -150,11 +150,11 @@ check "iotrace -i 0 is a usage error" '[ $rc = 2 ]'
 $M iotrace --bogus >"$T/out" 2>"$T/err"; rc=$?
 check "iotrace --bogus is a usage error" '[ $rc = 2 ]'
 
-setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+setpriv --reuid=65534 --regid=65534 --groups="${MEAS_VM_GID:-4040}" --inh-caps=-all \
 	$M iotrace -d 0.2 >"$T/out" 2>"$T/err"; rc=$?
 check "iotrace unprivileged: exit 1, says why" \
 	'[ $rc = 1 ] && grep -q "no permission" "$T/err"'
-setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+setpriv --reuid=65534 --regid=65534 --groups="${MEAS_VM_GID:-4040}" --inh-caps=-all \
 	$M --json iostat -n 1 >"$T/out" 2>"$T/err"; rc=$?
 check "iostat unprivileged: exit 1 with a JSON error" \
 	'[ $rc = 1 ] && json "d[0][\"ok\"] is False and d[0][\"errno_name\"] == \"EPERM\""'

@@ -383,7 +383,7 @@ check "info --json exits 0" '[ $rc = 0 ] && has "$out" "\"global_mask\":\"0x0001
 # --- unprivileged ---------------------------------------------------------
 
 unpriv() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	setpriv --reuid=65534 --regid=65534 --groups="${MEAS_VM_GID:-4040}" --inh-caps=-all \
 		"$M" "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 	load "$T/out" out

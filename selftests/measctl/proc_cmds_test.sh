@@ -133,7 +133,7 @@ mctl exits -t 0.5
 check "exits -t ends after the time" '[ $rc = 0 ]'
 
 if command -v setpriv >/dev/null 2>&1; then
-	NOBODY="setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all"
+	NOBODY="setpriv --reuid 65534 --regid 65534 --groups ${MEAS_VM_GID:-4040} --inh-caps=-all"
 	$NOBODY "$M" ps -a >"$T/out" 2>"$T/err"
 	rc=$?
 	check "ps as nobody shows nobody's processes only" \
@@ -162,7 +162,7 @@ check "rmmod with a listener on the exits group" \
 	'[ $rc = 0 ] && ! grep -q "^meas " /proc/modules'
 wait $ex
 rc=$?
-insmod "${MEAS_KO:-module/meas.ko}"
+insmod "${MEAS_KO:-module/meas.ko}" && selftests/meas-udev.sh
 check "the listener ends normally; meas loads again" \
 	'[ $rc = 0 ] && grep -q "^meas " /proc/modules'
 

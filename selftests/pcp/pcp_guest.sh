@@ -20,7 +20,8 @@
 #   - pmdameas -P serves meas.proc.*: pmlogger records them while
 #     measctl top -x runs live, and top --archive agrees with it on a
 #     spinning process's CPU time (-x: the interval of its exit counts
-#     in both);
+#     in both); a local client as nobody sees nobody's processes only,
+#     one over TCP none, unless the agent runs with -A;
 #   - pmdameas stopped (SIGSTOP) or killed (SIGKILL) while pmcd runs:
 #     pmcd goes on serving its other agents (hinv.ncpu);
 #   - process groups: a bad -g file is refused with its line; installed
@@ -256,6 +257,32 @@ ok $? "a window of one instant: exit 1 and a JSON error, $(head -1 /tmp/rep.err)
 pmrep -a "$A" -t 2 meas.sched.launches meas.disk.dev.read_bytes >/tmp/pmrep.out 2>&1
 ok $? "pmrep -a replays rates ($(wc -l </tmp/pmrep.out) lines)"
 
+# who sees which process: a client on pmcd's local socket as the user
+# pmcd names, ptrace's rules; one over TCP, whom pmcd cannot name, none;
+# every client every process only with -A, the administrator's switch
+setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 &
+npid=$!
+sleep 2
+inst_of() { grep -c "\"$(printf '%06d' "$1") " "$2"; }
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	pminfo -h local: -f meas.proc.cpu >/tmp/proc-nobody.out 2>&1
+nn=$(grep -c 'inst \[' /tmp/proc-nobody.out)
+[ "$(inst_of $npid /tmp/proc-nobody.out)" = 1 ] &&
+	[ "$(inst_of $$ /tmp/proc-nobody.out)" = 0 ]
+ok $? "a local client as nobody sees nobody's processes: $nn, root's shell not among them"
+pminfo -h localhost -f meas.proc.cpu >/tmp/proc-tcp.out 2>&1
+nr=$(grep -c 'inst \[' /tmp/proc-tcp.out)
+pminfo -h localhost -f meas.proc.table.live >/tmp/proc-tcp0.out 2>&1
+[ "$nr" = 0 ] && grep -q 'value [0-9]' /tmp/proc-tcp0.out
+ok $? "a client over TCP sees no process ($nr instances), the table's counts still"
+(cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS="-P -A" ./Install </dev/null) >/tmp/install-a.out 2>&1
+pminfo -h localhost -f meas.proc.cpu >/tmp/proc-tcp.out 2>&1
+nr=$(grep -c 'inst \[' /tmp/proc-tcp.out)
+[ "$nr" -gt 5 ] && [ "$(inst_of $$ /tmp/proc-tcp.out)" = 1 ]
+ok $? "installed with -A, a client over TCP sees every process ($nr)"
+kill "$npid" 2>/dev/null
+wait "$npid" 2>/dev/null
+
 # a stopped or dead PMDA does not take pmcd down
 pid=$(pgrep -x pmdameas)
 kill -STOP "$pid"
@@ -295,6 +322,8 @@ gpid=$(pgrep -x pmdameas)
 pminfo -T meas.group >/tmp/group-help.out 2>&1
 [ "$(grep -c '^Help:' /tmp/group-help.out)" -eq 8 ] && ! pminfo -t meas.group | grep -v -q '\[.\+\]'
 ok $? "pminfo -T meas.group: $(grep -c '^Help:' /tmp/group-help.out) metrics with a one-line and a long help"
+[ "$(grep -c '^Help:' /tmp/group-help.out)" -eq 8 ] ||
+	{ head -3 /tmp/group-help.out; tail -5 "$PCP_LOG_DIR/pmcd/meas.log"; } | sed 's/^/# /'
 # CPU time on the CPU, in ns: the first field of schedstat
 pcpu() { awk '{ print $1 }' "/proc/$spid/schedstat"; }
 gcpu() { inst meas.group.cpu spinners; }

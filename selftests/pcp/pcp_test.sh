@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 truncate -s 64M "$out/pcp-disk.img"
 selftests/vm/run-vm.sh --timeout 900 --disk "$out/pcp-disk.img" \
 	--log "$out/pcp_test.log" -- \
-	sh -c 'insmod module/meas.ko && selftests/pcp/pcp_guest.sh' \
+	sh -c 'insmod module/meas.ko && selftests/meas-udev.sh && selftests/pcp/pcp_guest.sh' \
 	>"$T/vm.out" 2>&1
 vrc=$?
 tr -d '\r' <"$T/vm.out" | grep -E '^(ok|not ok|#|1\.\.|TAP)' | grep -v '^1\.\.'

@@ -26,7 +26,7 @@ TAP_PREFIX=pictures-vm
 echo "TAP version 13"
 echo "1..8"
 
-insmod module/meas.ko
+insmod module/meas.ko && selftests/meas-udev.sh
 ok $? "insmod meas.ko"
 
 $M profile --folded --svg "$T/flame.svg" -- "$out/clock_spin" 1500 nested \

@@ -134,6 +134,40 @@ TEST(find_survives_corrupt_headers)
  * the count, where MPE IV's bounds code (2) would win
  * (Documentation/mpe-differences.rst).
  */
+/* A GET in steps: each ends at an entry boundary when it can. */
+TEST(get_steps_end_at_entries)
+{
+	/* entry 0 of 10 words at 100, then entries of 52 words */
+	struct meas_sub_view v = { .base = 100, .entries = 1000, .entsize = 52,
+				   .ent0size = 10, .items = 0 };
+	u64 word, left, n, total = 0;
+
+	/* all that is left fits: taken whole */
+	EXPECT_EQ(30, meas_layout_step(&v, 100, 30, 8192));
+	/* the step ends where entry 1 + k begins */
+	n = meas_layout_step(&v, 100, 100000, 8192);
+	EXPECT_EQ(0, (100 + n - 110) % 52);
+	EXPECT_GE(8192, n);
+	EXPECT_LT(8192 - 52, n);
+	/* from inside an entry, to a boundary */
+	n = meas_layout_step(&v, 130, 100000, 8192);
+	EXPECT_EQ(0, (130 + n - 110) % 52);
+	/* still inside entry 0: no boundary before the end of the step */
+	EXPECT_EQ(5, meas_layout_step(&v, 100, 100000, 5));
+	/* an entry longer than a step: the step is cut anyway */
+	v.entsize = 20000;
+	EXPECT_EQ(8192, meas_layout_step(&v, 120, 100000, 8192));
+	/* the steps add up to the request */
+	v.entsize = 52;
+	for (word = 103, left = 100000; left; word += n, left -= n) {
+		n = meas_layout_step(&v, word, left, 8192);
+		ASSERT_LT(0, n);
+		ASSERT_GE(left, n);
+		total += n;
+	}
+	EXPECT_EQ(100000, total);
+}
+
 TEST(check_get_order_is_meas_s)
 {
 	struct meas_sub_view v = { .base = 10, .entries = 2, .entsize = 100,

@@ -7,7 +7,7 @@
  * after pmcd started is picked up at the next fetch.  With -G or -g FILE
  * it holds class 15 too and serves process groups (groups.c).
  *
- *   pmdameas [PMDA options] [-I] [-P] [-G | -g FILE]   as pmcd runs it
+ *   pmdameas [PMDA options] [-I] [-P [-A]] [-G | -g FILE]   as pmcd runs it
  *   pmdameas -N | -H       the PMNS and domain.h Install uses
  */
 #include <errno.h>
@@ -61,9 +61,18 @@ static int meas_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 static int meas_instance(pmInDom indom, int inst, char *name,
 			 pmInResult **result, pmdaExt *pmda)
 {
+	pmInDom procs = pmInDom_build(pmda->e_domain, PM_INDOM_PROC);
+	int err;
+
 	pm_refresh();
 	pm_groups_refresh();
-	return pmdaInstance(indom, inst, name, result, pmda);
+	/* the processes the client may not see are not its instances */
+	if (indom == procs)
+		pm_proc_hide(procs, 1);
+	err = pmdaInstance(indom, inst, name, result, pmda);
+	if (indom == procs)
+		pm_proc_hide(procs, 0);
+	return err;
 }
 
 static int meas_fetch_cb(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
@@ -121,6 +130,8 @@ static pmLongOptions longopts[] = {
 	PMDAOPT_LOGFILE,
 	{ "io", 0, 'I', 0, "also hold class 14 (the I/O trace) for meas.io.*" },
 	{ "processes", 0, 'P', 0, "also hold class 15 (per process) for meas.proc.*" },
+	{ "all-clients", 0, 'A', 0,
+	  "with -P: every process to every client, even over the network" },
 	{ "process-groups", 0, 'G', 0,
 	  "hold class 15 and serve meas.group.* (meas-exporter's default grouping)" },
 	{ "group-config", 1, 'g', "FILE",
@@ -132,7 +143,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-	.short_options = "D:d:l:IPGg:NH?",
+	.short_options = "D:d:l:IPAGg:NH?",
 	.long_options = longopts,
 };
 
@@ -157,6 +168,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':	/* -p is PCP's own (a pipe to pmcd) */
 			hold_mask |= 1U << MEAS_CLASS_PROC;
+			break;
+		case 'A':
+			pm_proc_all_clients = 1;
 			break;
 		case 'G':
 			pm_groups_configure(NULL);
@@ -186,6 +200,10 @@ int main(int argc, char **argv)
 	dispatch.version.any.fetch = meas_fetch;
 	dispatch.version.any.instance = meas_instance;
 	dispatch.version.any.text = pm_text;
+	/* who each client is, for meas.proc.* (access.c) */
+	dispatch.version.seven.attribute = pm_client_attribute;
+	pmdaSetCommFlags(&dispatch, PMDA_FLAG_AUTHORIZE);
+	pmdaSetEndContextCallBack(&dispatch, pm_client_end);
 	pmdaSetFetchCallBack(&dispatch, meas_fetch_cb);
 	pm_fetch_init(dispatch.domain);
 	pmdaInit(&dispatch, it, nindoms, mt, (int)pm_nmetrics);

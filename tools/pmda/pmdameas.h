@@ -10,6 +10,7 @@
  *              domains (disks, histogram buckets, user-defined items)
  *              and the values
  *   proc.c     class 15 with -P: meas.proc.* per process
+ *   access.c   which client may see which process (-P, -A)
  *   groups.c   process groups (meas.group.*), meas-exporter's groups
  *              (tools/exporter/groups.c) over an instance domain of names
  *   main.c     options, the daemon, the classes held for its life
@@ -17,6 +18,7 @@
 #ifndef PMDAMEAS_H
 #define PMDAMEAS_H
 
+#include <stdbool.h>
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
@@ -117,6 +119,20 @@ int pm_proc_add(void);
 /* Read every entry when class 15 is @held on @fd; the processes of @indom. */
 void pm_proc_refresh(pmInDom indom, int held, int fd);
 int pm_proc_value(const struct pm_metric *pm, void *priv, pmAtomValue *atom);
+/*
+ * Hide (@hide) from the instances of @indom the processes the client may
+ * not see, or show them again after the request.
+ */
+void pm_proc_hide(pmInDom indom, int hide);
+
+/* ---- access.c: who may see meas.proc.* ---------------------------------- */
+
+extern int pm_proc_all_clients;		/* -A */
+int pm_client_attribute(int ctx, int attr, const char *value, int len,
+			pmdaExt *pmda);
+void pm_client_end(int ctx);
+bool pm_client_sees_all(void);
+bool pm_client_sees(const uint64_t *e);
 
 /* ---- groups.c --------------------------------------------------------- */
 

@@ -9,7 +9,9 @@
  * digits; its instance number comes from libpcp's instance cache, so that
  * it stays the same for the life of the agent and across its restarts
  * (the cache is saved).  An exited process keeps its entry, and its
- * instance, until class 15 gives the entry to a new process.
+ * instance, until class 15 gives the entry to a new process; an
+ * instance no entry has had for PROC_CULL_S seconds leaves the cache.
+ * A client sees the processes access.c lets it see, no others.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,6 +20,9 @@
 #include <string.h>
 
 #include "pmdameas.h"
+
+/* An instance not seen for this long leaves the cache. */
+#define PROC_CULL_S	60
 
 static uint64_t *items;
 static size_t nent;
@@ -108,6 +113,24 @@ void pm_proc_refresh(pmInDom indom, int held, int fd)
 		pmdaCacheStore(indom, PMDA_CACHE_ADD, name,
 			       (void *)(uintptr_t)slot);
 	}
+	pmdaCachePurge(indom, PROC_CULL_S);
+}
+
+void pm_proc_hide(pmInDom indom, int hide)
+{
+	char name[64];
+	size_t slot;
+
+	if (!items || pm_client_sees_all())
+		return;
+	for (slot = 1; slot < nent; slot++) {
+		if (entry(slot)[MEAS_P_STATE] == MEAS_PSTATE_EMPTY ||
+		    pm_client_sees(entry(slot)))
+			continue;
+		inst_name(slot, name, sizeof(name));
+		pmdaCacheStore(indom, hide ? PMDA_CACHE_HIDE : PMDA_CACHE_ADD,
+			       name, (void *)(uintptr_t)slot);
+	}
 }
 
 int pm_proc_value(const struct pm_metric *pm, void *priv, pmAtomValue *atom)
@@ -124,6 +147,8 @@ int pm_proc_value(const struct pm_metric *pm, void *priv, pmAtomValue *atom)
 	if (slot < 1 || slot >= nent)
 		return 0;
 	e = entry(slot);
+	if (!pm_client_sees(e))
+		return 0;	/* no value: not this client's to see */
 	if (pm->op == MEAS_P_PROGRAM || pm->op == MEAS_P_COMMAND) {
 		static char s[MEAS_PROC_NAME_LEN + 1];
 		size_t n = pm->op == MEAS_P_PROGRAM ? MEAS_PROC_NAME_LEN :

@@ -27,6 +27,14 @@
  * The code tables (MEAS_START_*, MEAS_GET_*, ...) list the errno of each
  * code.  Documentation/uapi.rst describes every call in full.
  *
+ * The module creates /dev/meas with mode 0600; udev's rule gives it to
+ * the group "meas" (0660).  A caller without CAP_PERFMON or CAP_SYS_ADMIN
+ * sees of other processes only what ptrace would let it read
+ * (PTRACE_MODE_READ_FSCREDS): Documentation/security.rst.  Module
+ * parameters bound what one caller may take: max_tasks_per_user (task
+ * measurements of a user without those capabilities), and a GET is
+ * copied in steps of 8192 words under MEASSIR.
+ *
  * The API is split by area; this header includes them all:
  *   meas_core.h    classes, START, STOP, GET, INFO, the XDS, class 0
  *   meas_custom.h  user-defined classes, UPDATESTATISTICS

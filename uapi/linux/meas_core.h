@@ -43,7 +43,11 @@
  * class number itself (a class outside 0..15 is code 6 at once).
  */
 #define MEAS_GET_OK		0	/* 0 */
-#define MEAS_GET_NOTENABLED	1	/* ENODATA: class not enabled */
+#define MEAS_GET_NOTENABLED	1	/* ENODATA: class not enabled (or
+					 * disabled between two steps of a GET
+					 * of more than 8192 words: words says
+					 * how many were copied)
+					 */
 #define MEAS_GET_BOUNDS		2	/* ENOBUFS: buffer shorter than wordcount
 					 * items; EFAULT: buffer not writable
 					 */

@@ -163,7 +163,11 @@ struct meas_procstats {
  * inside the entry and the buffer.
  */
 #define MEAS_PROC_OK		0	/* 0 */
-#define MEAS_PROC_NOTENABLED	1	/* ENODATA: class 15 not enabled */
+#define MEAS_PROC_NOTENABLED	1	/* ENODATA: class 15 not enabled (or
+					 * disabled between two steps of an
+					 * allpins read: words says how many
+					 * were copied)
+					 */
 #define MEAS_PROC_BOUNDS	2	/* ENOBUFS: buffer too short (words says
 					 * how many items); EFAULT: not writable
 					 */
@@ -257,13 +261,17 @@ struct meas_readactive {
 #define MEAS_RA_BADDESC		2	/* EINVAL: a descriptor is malformed, or
 					 * ndesc is 0 or too large
 					 */
-#define MEAS_RA_BUFTOOSMALL	3204	/* EOVERFLOW: nothing written; bytesret
-					 * is the size needed
+#define MEAS_RA_BUFTOOSMALL	3204	/* EOVERFLOW: nothing written (unless
+					 * the table was full and reused its
+					 * entries during the read: then what
+					 * fitted); bytesret is the size needed
 					 */
 #define MEAS_RA_CANNOTACCESS	3402	/* ESTALE: the entity index is stale or
 					 * no longer matches
 					 */
-#define MEAS_RA_NOTMEASURING	3404	/* ENODATA: class 15 not enabled */
+#define MEAS_RA_NOTMEASURING	3404	/* ENODATA: class 15 not enabled (or
+					 * disabled during the read)
+					 */
 
 /*
  * The generic netlink family "meas" (version 1), in the initial network

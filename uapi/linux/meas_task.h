@@ -37,10 +37,16 @@
 					 * EIO: its CPU clock event or
 					 * probes could not be attached
 					 */
-#define MEAS_TASK_NOTALLOWED	51	/* EPERM: another user's process and no
+#define MEAS_TASK_NOTALLOWED	51	/* EPERM: a process ptrace would not
+					 * let the caller read
+					 * (PTRACE_MODE_READ_FSCREDS), and no
 					 * CAP_PERFMON or CAP_SYS_ADMIN
 					 */
-#define MEAS_TASK_LIMIT		65	/* ENOSPC: max_tasks measurements run */
+#define MEAS_TASK_LIMIT		65	/* ENOSPC: max_tasks measurements run,
+					 * or max_tasks_per_user of a caller
+					 * without CAP_PERFMON or
+					 * CAP_SYS_ADMIN
+					 */
 #define MEAS_TASK_BADFILE	66	/* EMEDIUMTYPE: the file is not a regular
 					 * file, or not empty and not a meas
 					 * task file, or (standard name) not
@@ -48,7 +54,9 @@
 					 * measurement writes to it
 					 */
 #define MEAS_TASK_FILEIO	67	/* EIO: the file could not be opened or
-					 * written; file_errno says why
+					 * written (EFBIG: it reached the
+					 * starter's RLIMIT_FSIZE); file_errno
+					 * says why
 					 */
 
 /* flags of struct meas_task_start */
