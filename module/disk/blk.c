@@ -251,18 +251,26 @@ static void blk_depth_add(struct meas_blk *b, u32 slot, unsigned int word)
 	this_cpu_read(*b->depth)[slot * MEAS_DEPTH_WORDS + word]++;
 }
 
-static void blk_fill_rec(struct meas_track_rec *rec, u32 slot, u64 depth,
-			 u64 now)
+/*
+ * The submitter is taken once, where the request enters, and only while
+ * class 14 is enabled: class 0 counts no one, and these reads were a
+ * third of what entering a request cost it.
+ */
+static void blk_fill_rec(struct meas_blk *b, struct meas_track_rec *rec,
+			 u32 slot, u64 depth, u64 now)
 {
 	struct task_struct *t = current;
 
 	rec->insert_ns = now;
 	rec->issue_ns = 0;
-	rec->pid = task_pid_nr(t);
-	rec->tgid = task_tgid_nr(t);
 	rec->depth = min_t(u64, depth, U32_MAX);
 	rec->devslot = slot;
 	rec->flags = 0;
+	if (!rcu_access_pointer(b->ring))
+		return;
+	rec->flags = MEAS_TRACK_IDENT;
+	rec->pid = task_pid_nr(t);
+	rec->tgid = task_tgid_nr(t);
 	memcpy(rec->comm, t->comm, sizeof(rec->comm));
 	rec->comm[sizeof(rec->comm) - 1] = '\0';
 }
@@ -286,7 +294,7 @@ static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 		depth = meas_blk_inflight(b, slot);
 	rec = meas_track_claim(&b->track, key);
 	if (rec) {
-		blk_fill_rec(rec, slot, depth, now);
+		blk_fill_rec(b, rec, slot, depth, now);
 		blk_depth_add(b, slot, MEAS_DEPTH_IN);
 	} else {
 		this_cpu_inc(b->misc->track_full);
@@ -500,12 +508,14 @@ static void blk_count_tape(struct meas_blk *b, struct meas_blk_c0 *c0,
 static void blk_from_track(struct meas_io_record *r,
 			   const struct meas_track_rec *tr)
 {
-	r->pid = tr->pid;
-	r->tgid = tr->tgid;
 	r->depth = tr->depth;
 	r->insert_ns = tr->insert_ns;
 	r->issue_ns = tr->issue_ns;
-	memcpy(r->comm, tr->comm, sizeof(r->comm));
+	if (tr->flags & MEAS_TRACK_IDENT) {
+		r->pid = tr->pid;
+		r->tgid = tr->tgid;
+		memcpy(r->comm, tr->comm, sizeof(r->comm));
+	}
 	if (tr->flags & MEAS_TRACK_EVER_REQUEUED)
 		r->flags |= MEAS_IO_F_REQUEUED;
 }

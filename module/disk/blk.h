@@ -60,6 +60,7 @@ void meas_disks_claim_present(struct meas_devtab *t);
 #define MEAS_TRACK_ISSUED	0x1	/* issued, and not requeued since */
 #define MEAS_TRACK_REQUEUED	0x2	/* requeued, not yet issued again */
 #define MEAS_TRACK_EVER_REQUEUED 0x4	/* requeued at least once */
+#define MEAS_TRACK_IDENT	0x8	/* @pid, @tgid, @comm are set */
 
 /**
  * struct meas_track_rec - a request (or a bio of a bio-based disk) in flight
@@ -67,7 +68,7 @@ void meas_disks_claim_present(struct meas_devtab *t);
  * @insert_ns: when meas saw it enter the queue
  * @issue_ns: a request: when the driver last received it
  * @sector: a bio, which has no issue: its first sector when queued
- * @pid: the task that inserted it
+ * @pid: the task that inserted it (while class 14 is enabled)
  * @tgid: its process
  * @depth: requests of its disk in flight at its insert
  * @devslot: its device-table slot, or MEAS_NOSLOT
