@@ -276,6 +276,18 @@ static void blk_fill_rec(struct meas_blk *b, struct meas_track_rec *rec,
 }
 
 /*
+ * When a request entered: the kernel's own start of it where it keeps
+ * one (compat.h), else the clock now (@now, if the caller read it).
+ * The start is a little earlier than the insert or issue event (the
+ * request's allocation for its first bio), and it is the start
+ * /proc/diskstats times a request from: no clock read on entering.
+ */
+static u64 blk_entry_ns(struct request *rq, u64 now)
+{
+	return meas_rq_start_ns(rq) ?: now ?: ktime_get_ns();
+}
+
+/*
  * A request (or bio) enters its disk's queue: record who and when, and
  * count the queue length it found.  A request the full table cannot hold
  * is still counted in the histogram, and in track_full.
@@ -341,7 +353,7 @@ static void blk_rq_insert(void *data, struct request *rq)
 			return;
 		blk_stale(b, rec);
 	}
-	blk_enter(b, (unsigned long)rq, meas_rq_disk(rq), ktime_get_ns());
+	blk_enter(b, (unsigned long)rq, meas_rq_disk(rq), blk_entry_ns(rq, 0));
 }
 
 static void blk_rq_issue(void *data, struct request *rq)
@@ -349,7 +361,7 @@ static void blk_rq_issue(void *data, struct request *rq)
 	struct meas_blk *b = data;
 	struct meas_track_rec *rec = meas_track_find(&b->track,
 						     (unsigned long)rq);
-	u64 now = ktime_get_ns();
+	u64 now = 0;
 
 	/* Issued again without a requeue: the record is someone else's. */
 	if (rec && (rec->flags & MEAS_TRACK_ISSUED) &&
@@ -357,10 +369,16 @@ static void blk_rq_issue(void *data, struct request *rq)
 		blk_stale(b, rec);
 		rec = NULL;
 	}
-	if (!rec)
-		rec = blk_enter(b, (unsigned long)rq, meas_rq_disk(rq), now);
+	if (!rec) {
+		if (!meas_rq_start_ns(rq))
+			now = ktime_get_ns();
+		rec = blk_enter(b, (unsigned long)rq, meas_rq_disk(rq),
+				blk_entry_ns(rq, now));
+	}
 	if (rec) {
-		rec->issue_ns = now;
+		/* the kernel stamps the issue right after this probe */
+		if (!meas_rq_issue_stamped(rq))
+			rec->issue_ns = now ?: ktime_get_ns();
 		rec->flags = (rec->flags | MEAS_TRACK_ISSUED) &
 			     ~MEAS_TRACK_REQUEUED;
 	}
@@ -384,7 +402,7 @@ static void blk_rq_requeue(void *data, struct request *rq)
 	 */
 	if (!rec)
 		rec = blk_enter(b, (unsigned long)rq, meas_rq_disk(rq),
-				ktime_get_ns());
+				blk_entry_ns(rq, 0));
 	if (rec)
 		rec->flags |= MEAS_TRACK_REQUEUED | MEAS_TRACK_EVER_REQUEUED;
 	local_irq_save(irq);
@@ -421,6 +439,7 @@ static void blk_rq_merge(void *data, struct request *rq)
  *	data phase of a flush sequence
  * @tape: @rec.dev is a tape (subclass 3)
  * @lat_op: its latency group (subclass 5), or MEAS_LAT_NONE
+ * @issue_ns: its last issue where the kernel stamped it, else 0
  */
 struct blk_event {
 	unsigned long key;
@@ -429,6 +448,7 @@ struct blk_event {
 	bool done;
 	bool tape;
 	u32 lat_op;
+	u64 issue_ns;
 };
 
 /*
@@ -483,8 +503,8 @@ static void blk_count_disk(struct meas_blk_c0 *c0, u32 slot,
 	}
 	q = now - tr->insert_ns;
 	x[MEAS_C0_XFER_QUEUE_NS] += q;
-	if (tr->issue_ns && !(ev->rec.flags & MEAS_IO_F_BIO))
-		x[MEAS_C0_XFER_SERVICE_NS] += now - tr->issue_ns;
+	if (ev->issue_ns && !(ev->rec.flags & MEAS_IO_F_BIO))
+		x[MEAS_C0_XFER_SERVICE_NS] += now - ev->issue_ns;
 	if (rd) {
 		x[MEAS_C0_XFER_READ_NS] += q;
 		x[MEAS_C0_XFER_READS_TIMED]++;
@@ -504,13 +524,23 @@ static void blk_count_tape(struct meas_blk *b, struct meas_blk_c0 *c0,
 					     meas_blk_unit_item(ev->rec.op)]++;
 }
 
-/* What the record of a tracked request takes from its entry. */
-static void blk_from_track(struct meas_io_record *r,
+/*
+ * What the record of a tracked request takes from its entry; its issue
+ * is the kernel's stamp if there is one (never before its entry: the
+ * entry may be meas's clock and the issue a plug's cached time).
+ */
+static void blk_from_track(struct blk_event *ev,
 			   const struct meas_track_rec *tr)
 {
+	struct meas_io_record *r = &ev->rec;
+
+	if (!ev->issue_ns)
+		ev->issue_ns = tr->issue_ns;
+	else if (ev->issue_ns < tr->insert_ns)
+		ev->issue_ns = tr->insert_ns;
 	r->depth = tr->depth;
 	r->insert_ns = tr->insert_ns;
-	r->issue_ns = tr->issue_ns;
+	r->issue_ns = ev->issue_ns;
 	if (tr->flags & MEAS_TRACK_IDENT) {
 		r->pid = tr->pid;
 		r->tgid = tr->tgid;
@@ -534,7 +564,7 @@ static void blk_complete(struct meas_blk *b, struct blk_event *ev,
 	now = ktime_get_ns();
 	ev->rec.complete_ns = now;
 	if (tr)
-		blk_from_track(&ev->rec, tr);
+		blk_from_track(ev, tr);
 	else
 		ev->rec.flags |= MEAS_IO_F_UNTRACKED;
 	c0 = rcu_dereference_sched(b->c0);
@@ -585,6 +615,7 @@ static void blk_rq_complete(void *data, struct request *rq,
 			.alloc_ns = rq->start_time_ns,
 		},
 		.lat_op = blk_lat_op(req_op(rq)),
+		.issue_ns = meas_rq_issue_ns(rq),
 	};
 
 	ev.done = nr_bytes >= blk_rq_bytes(rq) &&
