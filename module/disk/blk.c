@@ -230,24 +230,53 @@ u64 meas_blk_inflight(struct meas_blk *b, u32 slot)
 }
 
 /*
- * Count a request in or out of its disk's queue; interrupts are off.  A
- * CPU's first count of a disk adds it to the disk's CPUs, once: after
- * that the bitmap is only read, and stays in every CPU's cache.
+ * The queue length a request finds as it enters, on this CPU: while this
+ * CPU is the only one that ever counted the disk (most disks are used
+ * from one CPU at a time, and every one of the benchmark's), what it
+ * counted is the whole sum, and no other CPU's line nor the bitmap is
+ * read.
  */
+static u64 blk_depth_now(struct meas_blk *b, u32 slot)
+{
+	const u64 *d;
+
+	if (READ_ONCE(b->depth_sole[slot]) != smp_processor_id())
+		return meas_blk_inflight(b, slot);
+	d = this_cpu_read(*b->depth) + slot * MEAS_DEPTH_WORDS;
+	return d[MEAS_DEPTH_IN] > d[MEAS_DEPTH_OUT] ?
+	       d[MEAS_DEPTH_IN] - d[MEAS_DEPTH_OUT] : 0;
+}
+
+/*
+ * A CPU's first count of a disk: it joins the disk's CPUs, once; after
+ * that the bitmap is only read, and stays in every CPU's cache.  The
+ * first CPU of a disk is its sole one until a second joins.
+ */
+static void blk_depth_join(struct meas_blk *b, u32 slot, unsigned int cpu)
+{
+	set_bit(cpu, blk_depth_cpus(b, slot));
+	if (cmpxchg(&b->depth_sole[slot], MEAS_DEPTH_NONE, cpu) !=
+	    MEAS_DEPTH_NONE)
+		WRITE_ONCE(b->depth_sole[slot], MEAS_DEPTH_MANY);
+	/*
+	 * A reader that sees the count sees the CPU in the map, and the sole
+	 * CPU, reading its own counts, sees the count only if it sees that
+	 * it is no longer alone.
+	 */
+	smp_mb();
+}
+
+/* Count a request in or out of its disk's queue; interrupts are off. */
 static void blk_depth_add(struct meas_blk *b, u32 slot, unsigned int word)
 {
-	unsigned long *cpus;
-	int cpu;
+	unsigned int cpu;
 
 	if (slot == MEAS_NOSLOT)
 		return;
-	cpus = blk_depth_cpus(b, slot);
 	cpu = smp_processor_id();
-	if (unlikely(!test_bit(cpu, cpus))) {
-		set_bit(cpu, cpus);
-		/* a reader that sees the count sees the CPU in the map */
-		smp_mb__after_atomic();
-	}
+	if (unlikely(READ_ONCE(b->depth_sole[slot]) != cpu &&
+		     !test_bit(cpu, blk_depth_cpus(b, slot))))
+		blk_depth_join(b, slot, cpu);
 	this_cpu_read(*b->depth)[slot * MEAS_DEPTH_WORDS + word]++;
 }
 
@@ -303,7 +332,7 @@ static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 
 	local_irq_save(irq);
 	if (slot != MEAS_NOSLOT)
-		depth = meas_blk_inflight(b, slot);
+		depth = blk_depth_now(b, slot);
 	rec = meas_track_claim(&b->track, key);
 	if (rec) {
 		blk_fill_rec(b, rec, slot, depth, now);
@@ -724,6 +753,7 @@ static void blk_free(struct meas_blk *b)
 	meas_track_free(&b->track);
 	meas_pcpu_rows_free(b->depth);
 	kvfree(b->depth_cpus);
+	kvfree(b->depth_sole);
 	free_percpu(b->misc);
 	kfree(b);
 }
@@ -746,10 +776,14 @@ static struct meas_blk *blk_alloc(void)
 				   L1_CACHE_BYTES / sizeof(long));
 	b->depth_cpus = kvcalloc((b->disks.slots + 1) * (size_t)b->depth_stride,
 				 sizeof(long), GFP_KERNEL | __GFP_NOWARN);
+	b->depth_sole = kvmalloc_array(b->disks.slots + 1, sizeof(u32),
+				       GFP_KERNEL | __GFP_NOWARN);
 	b->misc = alloc_percpu_gfp(struct meas_blk_misc,
 				   GFP_KERNEL | __GFP_NOWARN);
-	if (b->depth && b->depth_cpus && b->misc)
+	if (b->depth && b->depth_cpus && b->depth_sole && b->misc) {
+		memset32(b->depth_sole, MEAS_DEPTH_NONE, b->disks.slots + 1);
 		return b;
+	}
 free:
 	blk_free(b);
 	return NULL;

@@ -126,6 +126,10 @@ void meas_track_release(struct meas_track_rec *rec);
 #define MEAS_DEPTH_OUT		1
 #define MEAS_DEPTH_WORDS	2
 
+/* struct meas_blk.depth_sole: no CPU yet, or more than one. */
+#define MEAS_DEPTH_NONE		U32_MAX
+#define MEAS_DEPTH_MANY		(U32_MAX - 1)
+
 /**
  * struct meas_blk_misc - per-CPU counters of the block unit
  * @untracked: last completions of requests meas did not see inserted
@@ -168,6 +172,8 @@ struct meas_io_ring;
  *	that ever counted a request of it in or out, @depth_stride longs
  *	apart: the only CPUs whose depth rows hold anything of that disk
  * @depth_stride: longs per bitmap, a whole number of cache lines
+ * @depth_sole: per disk slot, the one CPU that counted it so far, or
+ *	MEAS_DEPTH_NONE, or MEAS_DEPTH_MANY once a second one did
  * @misc: per-CPU counters
  * @c0: class 0 counting, NULL while class 0 is not enabled
  * @ring: the class 14 ring, NULL while class 14 is not enabled
@@ -180,6 +186,7 @@ struct meas_blk {
 	u64 *__percpu *depth;
 	unsigned long *depth_cpus;
 	u32 depth_stride;
+	u32 *depth_sole;
 	struct meas_blk_misc __percpu *misc;
 	struct meas_blk_c0 __rcu *c0;
 	struct meas_io_ring __rcu *ring;
