@@ -171,23 +171,35 @@ static u32 blk_flags(meas_opf_t opf)
 }
 
 /*
- * The latency group of an operation: the kernel's own rule for
- * /proc/diskstats (op_stat_group()), and flushes apart, as the kernel
- * counts them apart.  Passthrough commands are not disk I/O there.
+ * The kind of an operation (logic/blklogic.h): reads and writes as
+ * subclass 4 counts them, the others by their latency group, the
+ * kernel's own rule for /proc/diskstats (op_stat_group()), and flushes
+ * apart, as the kernel counts them apart.  Passthrough commands are not
+ * disk I/O there.
  */
-static u32 blk_lat_op(enum req_op op)
+static u32 blk_kind(enum req_op op)
 {
-	if (op == REQ_OP_FLUSH)
-		return MEAS_C0_LAT_FLUSH;
-	if (op == REQ_OP_DRV_IN || op == REQ_OP_DRV_OUT)
-		return MEAS_LAT_NONE;
+	switch (op) {
+	case REQ_OP_READ:
+		return MEAS_BLK_K_READ;
+	case REQ_OP_WRITE:
+	case REQ_OP_ZONE_APPEND:
+		return MEAS_BLK_K_WRITE;
+	case REQ_OP_FLUSH:
+		return MEAS_BLK_K_FLUSH;
+	case REQ_OP_DRV_IN:
+	case REQ_OP_DRV_OUT:
+		return MEAS_BLK_K_NONE;
+	default:
+		break;
+	}
 	switch (op_stat_group(op)) {
 	case STAT_WRITE:
-		return MEAS_C0_LAT_WRITE;
+		return MEAS_BLK_K_CTL_WRITE;
 	case STAT_DISCARD:
-		return MEAS_C0_LAT_DISCARD;
+		return MEAS_BLK_K_DISCARD;
 	default:
-		return MEAS_C0_LAT_READ;
+		return MEAS_BLK_K_CTL_READ;
 	}
 }
 
@@ -467,7 +479,7 @@ static void blk_rq_merge(void *data, struct request *rq)
  * @done: the request's last event; else a partial completion, or the
  *	data phase of a flush sequence
  * @tape: @rec.dev is a tape (subclass 3)
- * @lat_op: its latency group (subclass 5), or MEAS_LAT_NONE
+ * @kind: its MEAS_BLK_K_* (subclasses 4 and 5)
  * @issue_ns: its last issue where the kernel stamped it, else 0
  */
 struct blk_event {
@@ -476,71 +488,43 @@ struct blk_event {
 	struct meas_io_record rec;
 	bool done;
 	bool tape;
-	u32 lat_op;
+	u32 kind;
 	u64 issue_ns;
 };
 
 /*
- * Subclass 5: a request's last event counts in its group; it is timed
- * from its entering, as subclass 4's times are, when meas saw it enter.
+ * A completion event of a disk's request, in this CPU's row: as few
+ * words as can be (logic/blklogic.h); the class 0 fold makes the rest.
+ * Bytes count at every event, the request at its last; it is timed from
+ * its entering, as meas saw it enter (@tr), to @now, and from its last
+ * issue (@issue, 0 if unknown) for the service time.
  */
-static void blk_count_lat(struct meas_blk_c0 *c0, u32 slot,
-			  const struct blk_event *ev,
-			  const struct meas_track_rec *tr, u64 now)
-{
-	u64 *row = this_cpu_read(*c0->lat_rows) + slot * MEAS_LAT_ROW_WORDS;
-	u64 ns;
-
-	if (ev->lat_op == MEAS_LAT_NONE)
-		return;
-	row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_COUNT)]++;
-	if (!tr) {
-		row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_UNTIMED)]++;
-		return;
-	}
-	ns = now - tr->insert_ns;
-	row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_SUM_NS)] += ns;
-	row[meas_lat_item(ev->lat_op, MEAS_C0_LAT_BUCKET0 +
-			  meas_lat_bucket(ns))]++;
-}
-
 static void blk_count_disk(struct meas_blk_c0 *c0, u32 slot,
 			   const struct blk_event *ev,
-			   const struct meas_track_rec *tr, u64 now)
+			   const struct meas_track_rec *tr, u64 now, u64 issue)
 {
 	u64 *row = this_cpu_read(*c0->rows) + slot * MEAS_ROW_WORDS;
-	u64 *x = row + MEAS_ROW_XFER;
-	unsigned int op = ev->rec.op;
-	bool rd = meas_blk_op_is_read(op), wr = meas_blk_op_is_write(op);
+	unsigned int op = ev->rec.op, k = ev->kind, g;
 	u64 q;
 
-	if (rd)
-		x[MEAS_C0_XFER_READ_BYTES] += ev->rec.bytes;
-	else if (wr)
-		x[MEAS_C0_XFER_WRITE_BYTES] += ev->rec.bytes;
-	else if (meas_blk_op_is_discard(op))
-		x[MEAS_C0_XFER_DISCARD_BYTES] += ev->rec.bytes;
+	row[MEAS_ROW_BYTES + meas_blk_bytes_of(op)] += ev->rec.bytes;
 	if (!ev->done)
 		return;
-	blk_count_lat(c0, slot, ev, tr, now);
 	row[MEAS_ROW_DISC + meas_blk_disc_item(op, ev->rec.flags)]++;
-	x[MEAS_C0_XFER_READS] += rd;
-	x[MEAS_C0_XFER_WRITES] += wr;
+	if (k != MEAS_BLK_K_READ && k != MEAS_BLK_K_WRITE)
+		row[MEAS_ROW_DONE + k]++;
 	if (!tr) {
-		x[MEAS_C0_XFER_UNTRACKED]++;
+		row[MEAS_ROW_UNTIMED + k]++;
 		return;
 	}
 	q = now - tr->insert_ns;
-	x[MEAS_C0_XFER_QUEUE_NS] += q;
-	if (ev->issue_ns && !(ev->rec.flags & MEAS_IO_F_BIO))
-		x[MEAS_C0_XFER_SERVICE_NS] += now - ev->issue_ns;
-	if (rd) {
-		x[MEAS_C0_XFER_READ_NS] += q;
-		x[MEAS_C0_XFER_READS_TIMED]++;
-	} else if (wr) {
-		x[MEAS_C0_XFER_WRITE_NS] += q;
-		x[MEAS_C0_XFER_WRITES_TIMED]++;
-	}
+	row[MEAS_ROW_NS + k] += q;
+	if (issue)
+		row[MEAS_ROW_SERVICE] += now - issue;
+	g = meas_blk_kind_group(k);
+	if (g < MEAS_C0_LAT_NR_OPS)
+		row[MEAS_ROW_BUCKET + g * MEAS_C0_LAT_BUCKETS +
+		    meas_lat_bucket(q)]++;
 }
 
 static void blk_count_tape(struct meas_blk *b, struct meas_blk_c0 *c0,
@@ -602,7 +586,9 @@ static void blk_complete(struct meas_blk *b, struct blk_event *ev,
 	} else if (c0 && ev->disk) {
 		slot = tr ? tr->devslot : blk_disk_slot(b, ev->disk);
 		if (slot != MEAS_NOSLOT)
-			blk_count_disk(c0, slot, ev, tr, now);
+			blk_count_disk(c0, slot, ev, tr, now,
+				       ev->rec.flags & MEAS_IO_F_BIO ? 0 :
+				       ev->issue_ns);
 	}
 	if (ev->done && !tr)
 		this_cpu_inc(b->misc->untracked);
@@ -643,7 +629,7 @@ static void blk_rq_complete(void *data, struct request *rq,
 			.status = blk_status_to_errno(error),
 			.alloc_ns = rq->start_time_ns,
 		},
-		.lat_op = blk_lat_op(req_op(rq)),
+		.kind = blk_kind(req_op(rq)),
 		.issue_ns = meas_rq_issue_ns(rq),
 	};
 
@@ -704,7 +690,7 @@ static void blk_bio_complete(void *data, struct bio *bio)
 			.flags = blk_flags(bio->bi_opf) | MEAS_IO_F_BIO,
 			.status = blk_status_to_errno(bio->bi_status),
 		},
-		.lat_op = blk_lat_op(bio_op(bio)),
+		.kind = blk_kind(bio_op(bio)),
 	};
 
 	if (!blk_bio_based(disk))
@@ -871,7 +857,6 @@ static void blk_c0_free(struct meas_blk_c0 *c0)
 {
 	meas_pcpu_rows_free(c0->rows);
 	meas_pcpu_rows_free(c0->tape_rows);
-	meas_pcpu_rows_free(c0->lat_rows);
 	kfree(c0);
 }
 
@@ -888,9 +873,7 @@ static struct meas_blk_c0 *blk_c0_alloc(struct meas_blk *b)
 					(size_t)MEAS_ROW_WORDS);
 	c0->tape_rows = meas_pcpu_rows_alloc((b->tapes.slots + 1) *
 					     (size_t)MEAS_TAPE_ROW_WORDS);
-	c0->lat_rows = meas_pcpu_rows_alloc((b->disks.slots + 1) *
-					    (size_t)MEAS_LAT_ROW_WORDS);
-	if (c0->rows && c0->tape_rows && c0->lat_rows)
+	if (c0->rows && c0->tape_rows)
 		return c0;
 	blk_c0_free(c0);
 	return NULL;

@@ -115,10 +115,10 @@ struct meas_track_rec *meas_track_claim(struct meas_track *t,
 					unsigned long key);
 void meas_track_release(struct meas_track_rec *rec);
 
-/* Words of a class 0 counter row, per device-table slot (blk.c). */
-#define MEAS_ROW_DISC		0	/* subclass 1 items 0..20 */
-#define MEAS_ROW_XFER		MEAS_C0_DISC_ITEMS	/* subclass 4 items */
-#define MEAS_ROW_WORDS		(MEAS_ROW_XFER + MEAS_C0_XFER_ITEMS)
+/*
+ * A class 0 counter row per device-table slot: MEAS_ROW_WORDS words
+ * (logic/blklogic.h) for a disk, the items of its entry for a tape.
+ */
 #define MEAS_TAPE_ROW_WORDS	MEAS_C0_TAPE_ITEMS
 
 /* Words of a depth row: requests that entered, and that left. */
@@ -142,22 +142,15 @@ struct meas_blk_misc {
 	u64 stale;
 };
 
-/* Words of a latency row: subclass 5 items, word 0 (the device) unused. */
-#define MEAS_LAT_ROW_WORDS	MEAS_C0_LAT_ITEMS
-
-/* No latency group: a passthrough request, which /proc/diskstats skips. */
-#define MEAS_LAT_NONE		U32_MAX
-
 /**
  * struct meas_blk_c0 - class 0 counting, while class 0 is enabled
- * @rows: per CPU, (disk slots + 1) rows of MEAS_ROW_WORDS
+ * @rows: per CPU, (disk slots + 1) rows of MEAS_ROW_WORDS: subclasses 1,
+ *	4 and 5
  * @tape_rows: per CPU, (tape slots + 1) rows of MEAS_TAPE_ROW_WORDS
- * @lat_rows: per CPU, (disk slots + 1) rows of MEAS_LAT_ROW_WORDS
  */
 struct meas_blk_c0 {
 	u64 *__percpu *rows;
 	u64 *__percpu *tape_rows;
-	u64 *__percpu *lat_rows;
 };
 
 struct meas_io_ring;
