@@ -25,7 +25,9 @@ struct request;
 
 /**
  * struct meas_devtab - open-addressed map from a device to its counters
- * @slots: slots, a power of two; row @slots counts what found no slot
+ * @slots: slots, a power of two, at least 2; row @slots counts what found
+ *	no slot
+ * @shift: 64 - log2(@slots), for meas_hash_home_shift()
  * @limit: entries that may be handed out (max_disks or max_tapes)
  * @claims: entries handed out so far
  * @keys: the device of each slot, 0 while free; claimed with cmpxchg
@@ -38,6 +40,7 @@ struct request;
  */
 struct meas_devtab {
 	u32 slots;
+	u32 shift;
 	u32 limit;
 	atomic_t claims;
 	u64 *keys;
@@ -47,6 +50,20 @@ struct meas_devtab {
 int meas_devtab_init(struct meas_devtab *t, u32 limit);
 void meas_devtab_free(struct meas_devtab *t);
 u32 meas_devtab_find(struct meas_devtab *t, u64 key);
+
+/*
+ * The slot of a device, the common case inline: a known device in its
+ * home slot (the table is at most two-thirds full), one multiplication,
+ * one read.  Every entering request looks its disk up.
+ */
+static inline u32 meas_devtab_slot(struct meas_devtab *t, u64 key)
+{
+	u32 i = meas_hash_home_shift(key, t->shift);
+
+	if (likely(READ_ONCE(t->keys[i]) == key))
+		return i;
+	return meas_devtab_find(t, key);
+}
 
 /* The device number of a whole disk, as items show it (every request). */
 static inline u64 meas_disk_key(struct gendisk *disk)
@@ -96,23 +113,70 @@ struct meas_track_rec {
 
 /**
  * struct meas_track - the requests in flight
- * @slots: records, a power of two
+ * @slots: records, a power of two, at least 2
+ * @shift: 64 - log2(@slots), for meas_hash_home_shift()
  * @reach: the farthest from its home slot a record was ever claimed
  *	(track.c); only grows
  * @recs: the records, claimed with cmpxchg on @key
  */
 struct meas_track {
 	u32 slots;
+	u32 shift;
 	u32 reach;
 	struct meas_track_rec *recs;
 };
 
 int meas_track_init(struct meas_track *t, u32 slots);
 void meas_track_free(struct meas_track *t);
-struct meas_track_rec *meas_track_find(struct meas_track *t,
-				       unsigned long key);
-struct meas_track_rec *meas_track_claim(struct meas_track *t,
-					unsigned long key);
+struct meas_track_rec *meas_track_claim_near(struct meas_track *t,
+					     unsigned long key);
+
+/**
+ * meas_track_claim() - take a free record for a request
+ * @t: the table
+ * @key: the request or bio, not in the table
+ *
+ * Its home slot, inline, when it is free (the table is mostly empty);
+ * else the slots near it (track.c).
+ *
+ * Return: the record, to be filled by the caller, or NULL when the
+ * window of the key is full (the caller counts it).
+ */
+static inline struct meas_track_rec *meas_track_claim(struct meas_track *t,
+						      unsigned long key)
+{
+	struct meas_track_rec *r = t->recs + meas_hash_home_shift(key, t->shift);
+
+	if (likely(!READ_ONCE(r->key) && !cmpxchg(&r->key, 0, key)))
+		return r;
+	return meas_track_claim_near(t, key);
+}
+
+/**
+ * meas_track_find() - the record of a request in flight
+ * @t: the table
+ * @key: the request or bio
+ *
+ * Freed records leave holes in probe sequences, so every slot up to the
+ * reach is searched.  A request's record was claimed before the event
+ * that looks it up, in an order the block layer keeps; the reach it
+ * needed was raised before its claim returned.  Inline: every event of
+ * every request looks its request up, mostly in one slot.
+ *
+ * Return: its record, or NULL if meas did not see it enter.
+ */
+static inline struct meas_track_rec *meas_track_find(struct meas_track *t,
+						     unsigned long key)
+{
+	u32 mask = t->slots - 1, i = meas_hash_home_shift(key, t->shift), n;
+	u32 reach = READ_ONCE(t->reach);
+
+	for (n = 0; n <= reach; n++, i = (i + 1) & mask)
+		if (READ_ONCE(t->recs[i].key) == key)
+			return &t->recs[i];
+	return NULL;
+}
+
 void meas_track_release(struct meas_track_rec *rec);
 
 /*

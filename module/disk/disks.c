@@ -14,6 +14,7 @@
  */
 #include <linux/blkdev.h>
 #include <linux/fs.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -34,6 +35,7 @@
 int meas_devtab_init(struct meas_devtab *t, u32 limit)
 {
 	t->slots = meas_devtab_slots(limit);
+	t->shift = 64 - ilog2(t->slots);
 	t->limit = limit;
 	atomic_set(&t->claims, 0);
 	/* A failure is an answer to STARTSTATISTICS, not a kernel problem. */
