@@ -595,6 +595,23 @@ static void blk_from_track(struct blk_event *ev,
 		r->flags |= MEAS_IO_F_REQUEUED;
 }
 
+/* Class 0's part of a disk's completion event; interrupts are off. */
+static __always_inline void blk_count_c0(struct meas_blk *b,
+					 struct gendisk *disk,
+					 const struct blk_counted *c,
+					 const struct meas_track_rec *tr,
+					 u64 now, u64 issue)
+{
+	struct meas_blk_c0 *c0 = rcu_dereference_sched(b->c0);
+	u32 slot;
+
+	if (!c0)
+		return;
+	slot = tr ? tr->devslot : blk_disk_slot(b, disk);
+	if (slot != MEAS_NOSLOT)
+		blk_count_disk(c0, slot, c, tr, now, issue);
+}
+
 /* A request's last event: it leaves its queue, or was never seen in it. */
 static void blk_left(struct meas_blk *b, bool done, struct meas_track_rec *tr)
 {
@@ -667,10 +684,8 @@ static void blk_rq_count(struct meas_blk *b, struct request *rq,
 	};
 	struct meas_track_rec *tr = meas_track_find(&b->track,
 						     (unsigned long)rq);
-	struct meas_blk_c0 *c0;
 	unsigned long irq;
 	u64 now;
-	u32 slot;
 
 	if (c.kind == MEAS_BLK_K_WRITE)
 		opf = blk_rq_opf(rq);
@@ -679,24 +694,105 @@ static void blk_rq_count(struct meas_blk *b, struct request *rq,
 		c.flags = blk_disc_flags(opf);
 	local_irq_save(irq);
 	now = ktime_get_ns();
-	c0 = rcu_dereference_sched(b->c0);
-	if (c0) {
-		slot = tr ? tr->devslot : blk_disk_slot(b, disk);
-		if (slot != MEAS_NOSLOT)
-			blk_count_disk(c0, slot, &c, tr, now,
-				       tr ? blk_issue_of(meas_rq_issue_ns(rq),
-							 tr) : 0);
-	}
+	blk_count_c0(b, disk, &c, tr, now,
+		     tr ? blk_issue_of(meas_rq_issue_ns(rq), tr) : 0);
 	blk_left(b, done, tr);
 	local_irq_restore(irq);
 	if (done && tr)
 		meas_track_release(tr);
 }
 
+/* The record of a disk's completion event, written in its ring slot. */
+static void blk_fill_record(struct meas_io_record *r, struct request *rq,
+			    struct gendisk *disk, const struct blk_counted *c,
+			    const struct meas_track_rec *tr, int status,
+			    u64 now, u64 issue)
+{
+	r->dev = meas_disk_key(disk);
+	r->sector = blk_rq_pos(rq);
+	r->bytes = c->bytes;
+	r->op = c->op;
+	r->pad = 0;
+	r->flags = c->flags;
+	r->status = status;
+	r->alloc_ns = rq->start_time_ns;
+	r->complete_ns = now;
+	memset(r->reserved, 0, sizeof(r->reserved));
+	if (!tr) {
+		r->pid = 0;
+		r->tgid = 0;
+		r->depth = 0;
+		r->insert_ns = 0;
+		r->issue_ns = 0;
+		memset(r->comm, 0, sizeof(r->comm));
+		return;
+	}
+	r->depth = tr->depth;
+	r->insert_ns = tr->insert_ns;
+	r->issue_ns = issue;
+	if (tr->flags & MEAS_TRACK_IDENT) {
+		r->pid = tr->pid;
+		r->tgid = tr->tgid;
+		memcpy(r->comm, tr->comm, sizeof(r->comm));
+	} else {
+		r->pid = 0;
+		r->tgid = 0;
+		memset(r->comm, 0, sizeof(r->comm));
+	}
+}
+
 /*
- * A completion class 14 records, or of a request without a disk: the
- * whole event.  Out of line, so that its frame and the zeroing of its
- * record are not the class 0 path's.
+ * A completion of a disk's request while class 14 is enabled: class 0
+ * counts it as above, and its record is written where it goes, in this
+ * CPU's partition of the ring, not built on the stack and copied there.
+ */
+static noinline void blk_rq_trace(struct meas_blk *b, struct request *rq,
+				  struct gendisk *disk, blk_status_t error,
+				  unsigned int nr_bytes, bool done)
+{
+	meas_opf_t opf = blk_rq_opf(rq);
+	struct blk_counted c = {
+		.bytes = nr_bytes,
+		.op = blk_op(opf),
+		.flags = blk_flags(opf),
+		.kind = blk_kind(req_op(rq)),
+		.done = done,
+	};
+	struct meas_track_rec *tr = meas_track_find(&b->track,
+						     (unsigned long)rq);
+	int status = blk_status_to_errno(error);
+	struct meas_io_ring *ring;
+	struct meas_io_record *r;
+	unsigned long irq;
+	u64 now, issue = 0;
+
+	if (!done)
+		c.flags |= MEAS_IO_F_PARTIAL;
+	if (!tr)
+		c.flags |= MEAS_IO_F_UNTRACKED;
+	else if (tr->flags & MEAS_TRACK_EVER_REQUEUED)
+		c.flags |= MEAS_IO_F_REQUEUED;
+	if (tr)
+		issue = blk_issue_of(meas_rq_issue_ns(rq), tr);
+	local_irq_save(irq);
+	now = ktime_get_ns();
+	blk_count_c0(b, disk, &c, tr, now, issue);
+	blk_left(b, done, tr);
+	ring = rcu_dereference_sched(b->ring);
+	if (ring) {
+		r = meas_iotrace_begin(ring);
+		blk_fill_record(r, rq, disk, &c, tr, status, now, issue);
+		meas_iotrace_end(ring, r);
+	}
+	local_irq_restore(irq);
+	if (done && tr)
+		meas_track_release(tr);
+}
+
+/*
+ * A completion of a request without a disk (a tape's, or a passthrough
+ * command's): the whole event.  Out of line, so that its frame and the
+ * zeroing of its record are not the disks' path's.
  */
 static noinline void blk_rq_record(struct meas_blk *b, struct request *rq,
 				   struct gendisk *disk, blk_status_t error,
@@ -755,10 +851,12 @@ static void blk_rq_complete(void *data, struct request *rq,
 		    (!(rq->rq_flags & RQF_FLUSH_SEQ) ||
 		     req_op(rq) == REQ_OP_FLUSH);
 
-	if (likely(disk && !rcu_access_pointer(b->ring)))
-		blk_rq_count(b, rq, disk, nr_bytes, done);
-	else
+	if (unlikely(!disk))
 		blk_rq_record(b, rq, disk, error, nr_bytes, done);
+	else if (rcu_access_pointer(b->ring))
+		blk_rq_trace(b, rq, disk, error, nr_bytes, done);
+	else
+		blk_rq_count(b, rq, disk, nr_bytes, done);
 }
 
 /* ---- bio-based disks: no request, no insert, no issue ------------------- */
