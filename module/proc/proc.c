@@ -136,11 +136,10 @@ static bool proc_terminal_read(struct task_struct *prev)
  * Why a thread left the CPU: a PC_STOP_* counter.  Class 15 tells one
  * more reason than class 0: an impeded thread that reads a terminal.
  */
-static unsigned int proc_stop_reason(bool preempt, struct task_struct *prev,
-				     unsigned int state)
+static unsigned int proc_stop_reason(enum meas_stop stop,
+				     struct task_struct *prev)
 {
-	unsigned int sw = meas_stop_switch_flags(preempt, prev, state);
-	unsigned int reason = meas_proc_stop_cnt[meas_stop_classify(sw)];
+	unsigned int reason = meas_proc_stop_cnt[stop];
 
 	if (reason == PC_STOP_IMPEDE && proc_terminal_read(prev))
 		return PC_STOP_TERM;
@@ -211,13 +210,14 @@ static void proc_switch_in(struct proc_thr *t, struct task_struct *p,
 /**
  * meas_proc_switch() - class 15's part of a context switch (sched/sched.c)
  * @tab: the table
- * @preempt: the switch is a preemption
+ * @stop: why @prev leaves (meas_stop_classify()), found once for classes
+ *	0 and 15
  * @prev: the thread leaving the CPU
  * @next: the thread taking it
  * @prev_state: @prev's state as the scheduler saw it
  * @now: local_clock(), read once for classes 0 and 15
  */
-void meas_proc_switch(struct proc_tab *tab, bool preempt,
+void meas_proc_switch(struct proc_tab *tab, enum meas_stop stop,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state, u64 now)
 {
@@ -227,8 +227,7 @@ void meas_proc_switch(struct proc_tab *tab, bool preempt,
 	if (!is_idle_task(prev)) {
 		t = pc->task == prev ? pc->rec : meas_proctab_find(tab, prev);
 		if (t)
-			proc_switch_out(t, proc_stop_reason(preempt, prev,
-							    prev_state), now);
+			proc_switch_out(t, proc_stop_reason(stop, prev), now);
 		if (unlikely(prev_state & TASK_DEAD))
 			meas_proctab_release(tab, t, prev, now);
 	}

@@ -62,15 +62,6 @@ static const u8 sched_stop_item[MEAS_STOP_NR] = {
 	[MEAS_STOP_IMPEDED]		= MEAS_C0_STOP_IMPEDE,
 };
 
-/* Why a non-idle task left the CPU: the item of its MPE stop reason. */
-static unsigned int sched_stop_reason(bool preempt, struct task_struct *prev,
-				      unsigned int state)
-{
-	unsigned int sw = meas_stop_switch_flags(preempt, prev, state);
-
-	return sched_stop_item[meas_stop_classify(sw)];
-}
-
 /* Close the running segment at @now; called with interrupts off. */
 static void sched_close_segment(struct sched_cpu *sc, u64 now)
 {
@@ -115,12 +106,12 @@ static void c0_new_run(struct sched_cpu *sc, struct task_struct *prev,
 }
 
 /*
- * Class 0's part of a context switch (the hook, below); @now is the
- * clock if c0_run_ends(), or if class 15 read it.
+ * Class 0's part of a context switch (the hook, below); @stop is why a
+ * non-idle @prev leaves; @now is the clock if c0_run_ends(), or if class
+ * 15 read it.
  */
-static void c0_switch(bool preempt, struct task_struct *prev,
-		      struct task_struct *next, unsigned int prev_state,
-		      u64 now)
+static void c0_switch(enum meas_stop stop, struct task_struct *prev,
+		      struct task_struct *next, u64 now)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
 	bool to_idle = is_idle_task(next);
@@ -129,8 +120,7 @@ static void c0_switch(bool preempt, struct task_struct *prev,
 		c0_new_run(sc, prev, to_idle, now);
 
 	if (!is_idle_task(prev))
-		__this_cpu_inc(sched_cpus->item[sched_stop_reason(preempt, prev,
-								  prev_state)]);
+		__this_cpu_inc(sched_cpus->item[sched_stop_item[stop]]);
 	if (!to_idle)
 		__this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
 	else if (sc->disc)
@@ -231,16 +221,18 @@ static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 	struct proc_tab *tab = smp_load_acquire(&hook_tab);
 	/* pairs with meas_hook_attach_c0(): sched_cpus is set */
 	bool c0 = smp_load_acquire(&hook_c0);
+	unsigned int sw = meas_stop_switch_flags(preempt, prev, prev_state);
+	/* why prev leaves, for both classes (an idle prev has no reason) */
+	enum meas_stop stop = meas_stop_classify(sw);
 	u64 now = 0;
 
 	/* class 15 times every switch, class 0 only the ends of its runs */
 	if (tab || (c0 && c0_run_ends(next)))
 		now = local_clock();
 	if (c0)
-		c0_switch(preempt, prev, next, prev_state, now);
+		c0_switch(stop, prev, next, now);
 	if (tab)
-		meas_proc_switch(tab, preempt, prev, next, prev_state,
-				 now);
+		meas_proc_switch(tab, stop, prev, next, prev_state, now);
 }
 
 MEAS_SWITCH_PROBE(hook_switch_tp, hook_switch)
