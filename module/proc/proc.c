@@ -158,6 +158,21 @@ static u64 proc_queued_since(const struct task_struct *p, u64 since)
 	return at >= since ? at : 0;
 }
 
+/*
+ * The record of @p: the per-CPU cache's if it is still @p's (a record
+ * freed and taken by another thread no longer names @p; one named @p
+ * was entered complete before @p could run or be woken), else the hash.
+ */
+static struct proc_thr *proc_find(struct proc_tab *tab, struct proc_cpu *pc,
+				  struct task_struct *p)
+{
+	struct proc_thr *t = pc->last_rec;
+
+	if (pc->last == p && READ_ONCE(t->task) == p)
+		return t;
+	return meas_proctab_find(tab, p);
+}
+
 static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
 {
 	raw_write_seqcount_begin(&t->seq);
@@ -222,25 +237,29 @@ void meas_proc_switch(struct proc_tab *tab, enum meas_stop stop,
 		      unsigned int prev_state, u64 now)
 {
 	struct proc_cpu *pc = this_cpu_ptr(tab->pcpu);
-	struct proc_thr *t;
+	struct proc_thr *t, *in = NULL;
 
+	/* next is likely the last to have left: find it before prev does */
+	if (!is_idle_task(next))
+		in = proc_find(tab, pc, next);
 	if (!is_idle_task(prev)) {
 		t = pc->task == prev ? pc->rec : meas_proctab_find(tab, prev);
 		if (t)
 			proc_switch_out(t, proc_stop_reason(stop, prev), now);
-		if (unlikely(prev_state & TASK_DEAD))
+		if (unlikely(prev_state & TASK_DEAD)) {
 			meas_proctab_release(tab, t, prev, now);
+		} else if (t) {
+			pc->last = prev;
+			pc->last_rec = t;
+		}
 	}
 	pc->task = NULL;
 	pc->rec = NULL;
-	if (is_idle_task(next))
+	if (!in)
 		return;
-	t = meas_proctab_find(tab, next);
-	if (!t)
-		return;
-	proc_switch_in(t, next, now);
+	proc_switch_in(in, next, now);
 	pc->task = next;
-	pc->rec = t;
+	pc->rec = in;
 }
 
 /*
@@ -260,7 +279,7 @@ static u64 proc_woken_at(struct proc_thr *t, struct task_struct *p)
  */
 void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p)
 {
-	struct proc_thr *t = meas_proctab_find(tab, p);
+	struct proc_thr *t = proc_find(tab, this_cpu_ptr(tab->pcpu), p);
 	u64 now;
 
 	if (!t || READ_ONCE(t->st) != PT_SLEEP)
