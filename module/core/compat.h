@@ -208,19 +208,6 @@ static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
 #define meas_vm_flags_clear(vma, f)	((vma)->vm_flags &= ~(f))
 #endif
 
-/*
- * The file of one of current's descriptors, under rcu_read_lock(),
- * without a reference (the sched_switch probe cannot fput()).
- * lookup_fd_rcu() went in 6.7 (files are SLAB_TYPESAFE_BY_RCU since
- * 6.7: a file may be reused under us, so f_inode is read once and may be
- * NULL); files_lookup_fd_raw() is the lookup it wrapped.
- */
-#ifdef MEAS_HAVE_LOOKUP_FD_RCU
-#define meas_lookup_fd_rcu(fd)	lookup_fd_rcu(fd)
-#else
-#define meas_lookup_fd_rcu(fd)	files_lookup_fd_raw(current->files, fd)
-#endif
-
 /* lock:contention_begin and its flags appeared in 5.19. */
 #ifdef MEAS_HAVE_CONTENTION_BEGIN
 #include <trace/events/lock.h>

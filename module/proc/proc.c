@@ -103,13 +103,19 @@ static bool proc_tty_major(unsigned int major)
 /*
  * A terminal read, where it can be told: the thread sleeps in read(2),
  * readv(2), pread64(2) or preadv(2) of a terminal.  It is current: the
- * switch probe runs before the switch.
+ * switch probe runs before the switch, with interrupts off, which is an
+ * RCU read-side section for the file table and the files (freed after a
+ * grace period): no rcu_read_lock() call pair, and the lookup without
+ * its lockdep test of one (files_lookup_fd_raw(), which every kernel
+ * since 5.11 has; lookup_fd_rcu() went in 6.7).  Files are
+ * SLAB_TYPESAFE_BY_RCU since 6.7: one may be reused under us, so f_inode
+ * is read once and may be NULL.  Only the first argument is read (the
+ * others are not even zeroed: __uninitialized).
  */
 static bool proc_terminal_read(struct task_struct *prev)
 {
 	struct pt_regs *regs = task_pt_regs(prev);
-	unsigned long args[6];
-	bool tty = false;
+	unsigned long args[6] __uninitialized;
 	struct inode *inode;
 	struct file *f;
 	long nr;
@@ -123,13 +129,11 @@ static bool proc_terminal_read(struct task_struct *prev)
 	syscall_get_arguments(prev, regs, args);
 	if (!prev->files || args[0] > INT_MAX)
 		return false;
-	rcu_read_lock();
-	f = meas_lookup_fd_rcu(args[0]);
+	lockdep_assert_irqs_disabled();
+	f = files_lookup_fd_raw(prev->files, args[0]);
 	inode = f ? READ_ONCE(f->f_inode) : NULL;
-	if (inode)
-		tty = S_ISCHR(inode->i_mode) && proc_tty_major(imajor(inode));
-	rcu_read_unlock();
-	return tty;
+	return inode && S_ISCHR(inode->i_mode) &&
+	       proc_tty_major(imajor(inode));
 }
 
 /*
