@@ -36,9 +36,11 @@ PKGS="$PKGS libjson-c-dev chromium libxml2-utils"
 # made from Debian's archive
 PKGS="$PKGS mmdebstrap"
 # make bench: the peers meas is shown beside (selftests/bench/peers.sh),
-# bpftrace programs counting the same events and perf record sampling at
-# the sampler's rate, run in the test VM from the host root
-PKGS="$PKGS bpftrace linux-perf"
+# libbpf-tools' compiled CO-RE programs (runqlat, cpudist, biolatency,
+# offcputime), bpftrace programs counting the same events and perf
+# record sampling at the sampler's rate, run in the test VM from the
+# host root
+PKGS="$PKGS libbpf-tools bpftrace linux-perf"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

@@ -208,19 +208,6 @@ static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
 #define meas_vm_flags_clear(vma, f)	((vma)->vm_flags &= ~(f))
 #endif
 
-/*
- * The file of one of current's descriptors, under rcu_read_lock(),
- * without a reference (the sched_switch probe cannot fput()).
- * lookup_fd_rcu() went in 6.7 (files are SLAB_TYPESAFE_BY_RCU since
- * 6.7: a file may be reused under us, so f_inode is read once and may be
- * NULL); files_lookup_fd_raw() is the lookup it wrapped.
- */
-#ifdef MEAS_HAVE_LOOKUP_FD_RCU
-#define meas_lookup_fd_rcu(fd)	lookup_fd_rcu(fd)
-#else
-#define meas_lookup_fd_rcu(fd)	files_lookup_fd_raw(current->files, fd)
-#endif
-
 /* lock:contention_begin and its flags appeared in 5.19. */
 #ifdef MEAS_HAVE_CONTENTION_BEGIN
 #include <trace/events/lock.h>
@@ -290,6 +277,54 @@ static inline struct gendisk *meas_bio_disk(struct bio *bio)
 	return bio->bi_disk;
 #endif
 }
+
+/*
+ * A request's own time stamps (blk.c): the kernel keeps them for its disk
+ * statistics, on the same clock as ktime_get_ns() (the 6.10 series may
+ * give the time a plug cached a moment before).  start_time_ns is the
+ * request's start where the queue keeps I/O statistics (RQF_IO_STAT:
+ * iostats, 1 by default; the 7 series sets the two together); elsewhere
+ * it is 0 or, since 6.10, left from the request's last use.
+ * io_start_time_ns is its last issue where the queue has QUEUE_FLAG_STATS
+ * (writeback throttling or another blk-stat user), which blk_mq_start_request()
+ * tests right after the issue tracepoint, passthrough requests left out
+ * since 6.10, and RQF_STATS says it did.  Since 5.16 struct request is
+ * in blk-mq.h; an older kernel gets no stamp, and meas reads the clock.
+ */
+#ifdef MEAS_HAVE_RQ_IO_START
+static inline u64 meas_rq_start_ns(struct request *rq)
+{
+	return rq->rq_flags & RQF_IO_STAT ? rq->start_time_ns : 0;
+}
+
+/* Whether the kernel stamps @rq's issue: the issue probe asks. */
+static inline bool meas_rq_issue_stamped(struct request *rq)
+{
+	return test_bit(QUEUE_FLAG_STATS, &rq->q->queue_flags) &&
+	       !blk_rq_is_passthrough(rq);
+}
+
+/* @rq's last issue, where the kernel stamped it: at the completion. */
+static inline u64 meas_rq_issue_ns(struct request *rq)
+{
+	return rq->rq_flags & RQF_STATS ? rq->io_start_time_ns : 0;
+}
+#else
+static inline u64 meas_rq_start_ns(struct request *rq)
+{
+	return 0;
+}
+
+static inline bool meas_rq_issue_stamped(struct request *rq)
+{
+	return false;
+}
+
+static inline u64 meas_rq_issue_ns(struct request *rq)
+{
+	return 0;
+}
+#endif
 
 /* Operation and flags: blk_opf_t since 6.0, unsigned int before. */
 #ifdef MEAS_HAVE_BLK_OPF

@@ -25,7 +25,9 @@ struct request;
 
 /**
  * struct meas_devtab - open-addressed map from a device to its counters
- * @slots: slots, a power of two; row @slots counts what found no slot
+ * @slots: slots, a power of two, at least 2; row @slots counts what found
+ *	no slot
+ * @shift: 64 - log2(@slots), for meas_hash_home_shift()
  * @limit: entries that may be handed out (max_disks or max_tapes)
  * @claims: entries handed out so far
  * @keys: the device of each slot, 0 while free; claimed with cmpxchg
@@ -38,6 +40,7 @@ struct request;
  */
 struct meas_devtab {
 	u32 slots;
+	u32 shift;
 	u32 limit;
 	atomic_t claims;
 	u64 *keys;
@@ -47,6 +50,20 @@ struct meas_devtab {
 int meas_devtab_init(struct meas_devtab *t, u32 limit);
 void meas_devtab_free(struct meas_devtab *t);
 u32 meas_devtab_find(struct meas_devtab *t, u64 key);
+
+/*
+ * The slot of a device, the common case inline: a known device in its
+ * home slot (the table is at most two-thirds full), one multiplication,
+ * one read.  Every entering request looks its disk up.
+ */
+static inline u32 meas_devtab_slot(struct meas_devtab *t, u64 key)
+{
+	u32 i = meas_hash_home_shift(key, t->shift);
+
+	if (likely(READ_ONCE(t->keys[i]) == key))
+		return i;
+	return meas_devtab_find(t, key);
+}
 
 /* The device number of a whole disk, as items show it (every request). */
 static inline u64 meas_disk_key(struct gendisk *disk)
@@ -60,6 +77,7 @@ void meas_disks_claim_present(struct meas_devtab *t);
 #define MEAS_TRACK_ISSUED	0x1	/* issued, and not requeued since */
 #define MEAS_TRACK_REQUEUED	0x2	/* requeued, not yet issued again */
 #define MEAS_TRACK_EVER_REQUEUED 0x4	/* requeued at least once */
+#define MEAS_TRACK_IDENT	0x8	/* @pid, @tgid, @comm are set */
 
 /**
  * struct meas_track_rec - a request (or a bio of a bio-based disk) in flight
@@ -67,7 +85,7 @@ void meas_disks_claim_present(struct meas_devtab *t);
  * @insert_ns: when meas saw it enter the queue
  * @issue_ns: a request: when the driver last received it
  * @sector: a bio, which has no issue: its first sector when queued
- * @pid: the task that inserted it
+ * @pid: the task that inserted it (while class 14 is enabled)
  * @tgid: its process
  * @depth: requests of its disk in flight at its insert
  * @devslot: its device-table slot, or MEAS_NOSLOT
@@ -95,35 +113,86 @@ struct meas_track_rec {
 
 /**
  * struct meas_track - the requests in flight
- * @slots: records, a power of two
+ * @slots: records, a power of two, at least 2
+ * @shift: 64 - log2(@slots), for meas_hash_home_shift()
  * @reach: the farthest from its home slot a record was ever claimed
  *	(track.c); only grows
  * @recs: the records, claimed with cmpxchg on @key
  */
 struct meas_track {
 	u32 slots;
+	u32 shift;
 	u32 reach;
 	struct meas_track_rec *recs;
 };
 
 int meas_track_init(struct meas_track *t, u32 slots);
 void meas_track_free(struct meas_track *t);
-struct meas_track_rec *meas_track_find(struct meas_track *t,
-				       unsigned long key);
-struct meas_track_rec *meas_track_claim(struct meas_track *t,
-					unsigned long key);
+struct meas_track_rec *meas_track_claim_near(struct meas_track *t,
+					     unsigned long key);
+
+/**
+ * meas_track_claim() - take a free record for a request
+ * @t: the table
+ * @key: the request or bio, not in the table
+ *
+ * Its home slot, inline, when it is free (the table is mostly empty);
+ * else the slots near it (track.c).
+ *
+ * Return: the record, to be filled by the caller, or NULL when the
+ * window of the key is full (the caller counts it).
+ */
+static inline struct meas_track_rec *meas_track_claim(struct meas_track *t,
+						      unsigned long key)
+{
+	struct meas_track_rec *r = t->recs + meas_hash_home_shift(key, t->shift);
+
+	if (likely(!READ_ONCE(r->key) && !cmpxchg(&r->key, 0, key)))
+		return r;
+	return meas_track_claim_near(t, key);
+}
+
+/**
+ * meas_track_find() - the record of a request in flight
+ * @t: the table
+ * @key: the request or bio
+ *
+ * Freed records leave holes in probe sequences, so every slot up to the
+ * reach is searched.  A request's record was claimed before the event
+ * that looks it up, in an order the block layer keeps; the reach it
+ * needed was raised before its claim returned.  Inline: every event of
+ * every request looks its request up, mostly in one slot.
+ *
+ * Return: its record, or NULL if meas did not see it enter.
+ */
+static inline struct meas_track_rec *meas_track_find(struct meas_track *t,
+						     unsigned long key)
+{
+	u32 mask = t->slots - 1, i = meas_hash_home_shift(key, t->shift), n;
+	u32 reach = READ_ONCE(t->reach);
+
+	for (n = 0; n <= reach; n++, i = (i + 1) & mask)
+		if (READ_ONCE(t->recs[i].key) == key)
+			return &t->recs[i];
+	return NULL;
+}
+
 void meas_track_release(struct meas_track_rec *rec);
 
-/* Words of a class 0 counter row, per device-table slot (blk.c). */
-#define MEAS_ROW_DISC		0	/* subclass 1 items 0..20 */
-#define MEAS_ROW_XFER		MEAS_C0_DISC_ITEMS	/* subclass 4 items */
-#define MEAS_ROW_WORDS		(MEAS_ROW_XFER + MEAS_C0_XFER_ITEMS)
+/*
+ * A class 0 counter row per device-table slot: MEAS_ROW_WORDS words
+ * (logic/blklogic.h) for a disk, the items of its entry for a tape.
+ */
 #define MEAS_TAPE_ROW_WORDS	MEAS_C0_TAPE_ITEMS
 
 /* Words of a depth row: requests that entered, and that left. */
 #define MEAS_DEPTH_IN		0
 #define MEAS_DEPTH_OUT		1
 #define MEAS_DEPTH_WORDS	2
+
+/* struct meas_blk.depth_sole: no CPU yet, or more than one. */
+#define MEAS_DEPTH_NONE		U32_MAX
+#define MEAS_DEPTH_MANY		(U32_MAX - 1)
 
 /**
  * struct meas_blk_misc - per-CPU counters of the block unit
@@ -137,22 +206,15 @@ struct meas_blk_misc {
 	u64 stale;
 };
 
-/* Words of a latency row: subclass 5 items, word 0 (the device) unused. */
-#define MEAS_LAT_ROW_WORDS	MEAS_C0_LAT_ITEMS
-
-/* No latency group: a passthrough request, which /proc/diskstats skips. */
-#define MEAS_LAT_NONE		U32_MAX
-
 /**
  * struct meas_blk_c0 - class 0 counting, while class 0 is enabled
- * @rows: per CPU, (disk slots + 1) rows of MEAS_ROW_WORDS
+ * @rows: per CPU, (disk slots + 1) rows of MEAS_ROW_WORDS: subclasses 1,
+ *	4 and 5
  * @tape_rows: per CPU, (tape slots + 1) rows of MEAS_TAPE_ROW_WORDS
- * @lat_rows: per CPU, (disk slots + 1) rows of MEAS_LAT_ROW_WORDS
  */
 struct meas_blk_c0 {
 	u64 *__percpu *rows;
 	u64 *__percpu *tape_rows;
-	u64 *__percpu *lat_rows;
 };
 
 struct meas_io_ring;
@@ -167,6 +229,8 @@ struct meas_io_ring;
  *	that ever counted a request of it in or out, @depth_stride longs
  *	apart: the only CPUs whose depth rows hold anything of that disk
  * @depth_stride: longs per bitmap, a whole number of cache lines
+ * @depth_sole: per disk slot, the one CPU that counted it so far, or
+ *	MEAS_DEPTH_NONE, or MEAS_DEPTH_MANY once a second one did
  * @misc: per-CPU counters
  * @c0: class 0 counting, NULL while class 0 is not enabled
  * @ring: the class 14 ring, NULL while class 14 is not enabled
@@ -179,6 +243,7 @@ struct meas_blk {
 	u64 *__percpu *depth;
 	unsigned long *depth_cpus;
 	u32 depth_stride;
+	u32 *depth_sole;
 	struct meas_blk_misc __percpu *misc;
 	struct meas_blk_c0 __rcu *c0;
 	struct meas_io_ring __rcu *ring;
@@ -222,5 +287,7 @@ void meas_iotrace_release(void *state);
 struct meas_io_record;
 void meas_iotrace_write(struct meas_io_ring *ring,
 			struct meas_io_record *rec);
+struct meas_io_record *meas_iotrace_begin(struct meas_io_ring *r);
+void meas_iotrace_end(struct meas_io_ring *r, const struct meas_io_record *rec);
 
 #endif /* _MEAS_BLK_H */

@@ -14,6 +14,7 @@
  */
 #include <linux/blkdev.h>
 #include <linux/fs.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -34,6 +35,7 @@
 int meas_devtab_init(struct meas_devtab *t, u32 limit)
 {
 	t->slots = meas_devtab_slots(limit);
+	t->shift = 64 - ilog2(t->slots);
 	t->limit = limit;
 	atomic_set(&t->claims, 0);
 	/* A failure is an answer to STARTSTATISTICS, not a kernel problem. */
@@ -223,7 +225,6 @@ static u64 disks_fold_slot(struct meas_class *cls, struct meas_blk *blk,
 			   u64 entry, const struct disks_subs *p)
 {
 	u64 sum[MEAS_ROW_WORDS] = { 0 }, *d, *x, *l;
-	u32 i;
 
 	if (entry > p->disc.cap)
 		entry = 0;
@@ -231,13 +232,8 @@ static u64 disks_fold_slot(struct meas_class *cls, struct meas_blk *blk,
 	d = disks_entry(&p->disc, entry);
 	x = disks_entry(&p->xfer, entry);
 	l = disks_entry(&p->lat, entry);
-	for (i = 1; i < MEAS_C0_DISC_ITEMS; i++)
-		d[i] += sum[MEAS_ROW_DISC + i];
-	for (i = 1; i < MEAS_C0_XFER_ITEMS; i++)
-		x[i] += sum[MEAS_ROW_XFER + i];
+	meas_blk_row_fold(sum, d, x, l);
 	x[MEAS_C0_XFER_INFLIGHT] += meas_blk_inflight(blk, slot);
-	/* word 0 of a latency row stays 0: the sums go straight in */
-	meas_blk_sum_row(c0->lat_rows, slot, MEAS_LAT_ROW_WORDS, l);
 	if (!entry)
 		return 0;
 	d[MEAS_C0_DISC_DEV] = key;

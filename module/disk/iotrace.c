@@ -81,30 +81,64 @@ static struct meas_io_record *ring_slot(const struct meas_io_ring *r, u32 p,
 }
 
 /**
- * meas_iotrace_write() - append a record to this CPU's partition
+ * meas_iotrace_begin() - the next record of this CPU's partition
  * @r: the ring
- * @rec: the record; its cpu and seq are set here
  *
  * Called by the completion probes with interrupts off, so that a CPU's
  * records are in time order and one writer at a time uses a partition.
+ * The slot is announced before it is written, and its cpu and seq are
+ * set; the caller writes every other field in place, then calls
+ * meas_iotrace_end().
+ *
+ * Return: the slot.
  */
-void meas_iotrace_write(struct meas_io_ring *r, struct meas_io_record *rec)
+struct meas_io_record *meas_iotrace_begin(struct meas_io_ring *r)
 {
 	u32 cpu = smp_processor_id();
 	u64 *ph = ring_part(r, cpu), pos = ph[MEAS_IO_P_TOTAL];
+	struct meas_io_record *slot = ring_slot(r, cpu, pos);
 
-	rec->cpu = cpu;
-	rec->seq = pos;
 	WRITE_ONCE(ph[MEAS_IO_P_STARTED], pos + 1);
 	/* A reader that sees the new words must see the slot announced. */
 	smp_wmb();
-	memcpy(ring_slot(r, cpu, pos), rec, sizeof(*rec));
+	slot->cpu = cpu;
+	slot->seq = pos;
+	return slot;
+}
+
+/**
+ * meas_iotrace_end() - publish the record meas_iotrace_begin() gave
+ * @r: the ring
+ * @rec: the record, written
+ */
+void meas_iotrace_end(struct meas_io_ring *r, const struct meas_io_record *rec)
+{
+	u32 cpu = rec->cpu;
+	u64 *ph = ring_part(r, cpu), pos = rec->seq;
+
 	if (rec->flags & MEAS_IO_F_UNTRACKED)
 		ph[MEAS_IO_P_UNTRACKED]++;
 	/* Pairs with the readers' acquire: the record before its count. */
 	smp_store_release(&ph[MEAS_IO_P_TOTAL], pos + 1);
 	WRITE_ONCE(ph[MEAS_IO_P_NEXT], meas_ring_entry(cpu, pos + 1,
 						       r->per_part));
+}
+
+/**
+ * meas_iotrace_write() - append a record built elsewhere
+ * @r: the ring
+ * @rec: the record; its cpu and seq are set here
+ *
+ * As meas_iotrace_begin(), then a copy, then meas_iotrace_end().
+ */
+void meas_iotrace_write(struct meas_io_ring *r, struct meas_io_record *rec)
+{
+	struct meas_io_record *slot = meas_iotrace_begin(r);
+
+	rec->cpu = slot->cpu;
+	rec->seq = slot->seq;
+	memcpy(slot, rec, sizeof(*rec));
+	meas_iotrace_end(r, slot);
 }
 
 /* ---- the class ---------------------------------------------------------- */

@@ -21,6 +21,7 @@
  * reads one or two records instead of the whole window.  The reach only
  * grows, a few times in the table's life, and is otherwise only read.
  */
+#include <linux/log2.h>
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include "blk.h"
@@ -38,6 +39,7 @@
 int meas_track_init(struct meas_track *t, u32 slots)
 {
 	t->slots = slots;
+	t->shift = 64 - ilog2(slots);
 	t->reach = 0;
 	t->recs = __vmalloc(array_size(slots, sizeof(*t->recs)),
 			    GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
@@ -48,30 +50,6 @@ void meas_track_free(struct meas_track *t)
 {
 	vfree(t->recs);
 	t->recs = NULL;
-}
-
-/**
- * meas_track_find() - the record of a request in flight
- * @t: the table
- * @key: the request or bio
- *
- * Freed records leave holes in probe sequences, so every slot up to the
- * reach is searched.  A request's record was claimed before the event
- * that looks it up, in an order the block layer keeps; the reach it
- * needed was raised before its claim returned.
- *
- * Return: its record, or NULL if meas did not see it enter.
- */
-struct meas_track_rec *meas_track_find(struct meas_track *t,
-				       unsigned long key)
-{
-	u32 mask = t->slots - 1, i = meas_hash_home(key, t->slots), n;
-	u32 reach = READ_ONCE(t->reach);
-
-	for (n = 0; n <= reach; n++, i = (i + 1) & mask)
-		if (READ_ONCE(t->recs[i].key) == key)
-			return &t->recs[i];
-	return NULL;
 }
 
 /* A record was claimed @n slots from its home: lookups must reach it. */
@@ -89,17 +67,19 @@ static void track_reach(struct meas_track *t, u32 n)
 }
 
 /**
- * meas_track_claim() - take a free record for a request
+ * meas_track_claim_near() - take a free record near a request's home
  * @t: the table
  * @key: the request or bio, not in the table
+ *
+ * meas_track_claim()'s search past the home slot.
  *
  * Return: the record, to be filled by the caller, or NULL when the
  * window of the key is full (the caller counts it).
  */
-struct meas_track_rec *meas_track_claim(struct meas_track *t,
-					unsigned long key)
+struct meas_track_rec *meas_track_claim_near(struct meas_track *t,
+					     unsigned long key)
 {
-	u32 mask = t->slots - 1, i = meas_hash_home(key, t->slots), n;
+	u32 mask = t->slots - 1, i = meas_hash_home_shift(key, t->shift), n;
 
 	for (n = 0; n < TRACK_PROBES; n++, i = (i + 1) & mask)
 		if (!READ_ONCE(t->recs[i].key) &&

@@ -21,6 +21,93 @@ unsigned int meas_blk_unit_item(unsigned int op)
 	return MEAS_C0_UNIT_CONTROL;
 }
 
+/* The subclass 1 items every completed read, or write, lands in one of. */
+static const unsigned char blk_read_items[] = {
+	MEAS_C0_DISC_READ_CODE, MEAS_C0_DISC_READ_SWAP, MEAS_C0_DISC_READ_SYNC,
+	MEAS_C0_DISC_READ_ASYNC, MEAS_C0_DISC_READ_NOWAIT,
+};
+
+static const unsigned char blk_write_items[] = {
+	MEAS_C0_DISC_WRITE_FORCED, MEAS_C0_DISC_WRITE_BACKGROUND,
+	MEAS_C0_DISC_WRITE_SYNC, MEAS_C0_DISC_WRITE_ASYNC,
+	MEAS_C0_DISC_WRITE_NOWAIT,
+};
+
+static u64 blk_sum_items(const u64 *row, const unsigned char *items,
+			 unsigned int n)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		sum += row[MEAS_ROW_DISC + items[i]];
+	return sum;
+}
+
+/* a - b, or 0: a reader may see a CPU's row between two of its words */
+static u64 blk_sub0(u64 a, u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+/**
+ * meas_blk_row_fold() - add a disk's row to its items
+ * @row: MEAS_ROW_WORDS words, the sum of every CPU's row of the disk
+ * @disc: its subclass 1 entry's items (from item 0)
+ * @xfer: its subclass 4 entry's items
+ * @lat: its subclass 5 entry's items
+ *
+ * What a completion did not count is made here: the reads and writes
+ * (the sums of their subclass 1 items), the timed ones (less those not
+ * timed), the sums of times over the kinds, the count of each group.
+ * Item 0 of each entry (the device) and subclass 4's in-flight count
+ * are the caller's.
+ */
+void meas_blk_row_fold(const u64 *row, u64 *disc, u64 *xfer, u64 *lat)
+{
+	u64 reads = blk_sum_items(row, blk_read_items,
+				  sizeof(blk_read_items));
+	u64 writes = blk_sum_items(row, blk_write_items,
+				   sizeof(blk_write_items));
+	unsigned int i, k, g;
+	u64 done, *l;
+
+	for (i = 1; i < MEAS_C0_DISC_ITEMS; i++)
+		disc[i] += row[MEAS_ROW_DISC + i];
+	xfer[MEAS_C0_XFER_READS] += reads;
+	xfer[MEAS_C0_XFER_WRITES] += writes;
+	xfer[MEAS_C0_XFER_READ_BYTES] += row[MEAS_ROW_BYTES + MEAS_BLK_B_READ];
+	xfer[MEAS_C0_XFER_WRITE_BYTES] += row[MEAS_ROW_BYTES +
+					       MEAS_BLK_B_WRITE];
+	xfer[MEAS_C0_XFER_DISCARD_BYTES] += row[MEAS_ROW_BYTES +
+						 MEAS_BLK_B_DISCARD];
+	xfer[MEAS_C0_XFER_READ_NS] += row[MEAS_ROW_NS + MEAS_BLK_K_READ];
+	xfer[MEAS_C0_XFER_WRITE_NS] += row[MEAS_ROW_NS + MEAS_BLK_K_WRITE];
+	xfer[MEAS_C0_XFER_READS_TIMED] +=
+		blk_sub0(reads, row[MEAS_ROW_UNTIMED + MEAS_BLK_K_READ]);
+	xfer[MEAS_C0_XFER_WRITES_TIMED] +=
+		blk_sub0(writes, row[MEAS_ROW_UNTIMED + MEAS_BLK_K_WRITE]);
+	xfer[MEAS_C0_XFER_SERVICE_NS] += row[MEAS_ROW_SERVICE];
+	for (k = 0; k < MEAS_BLK_KINDS; k++) {
+		xfer[MEAS_C0_XFER_QUEUE_NS] += row[MEAS_ROW_NS + k];
+		xfer[MEAS_C0_XFER_UNTRACKED] += row[MEAS_ROW_UNTIMED + k];
+		g = meas_blk_kind_group(k);
+		if (g >= MEAS_C0_LAT_NR_OPS)
+			continue;
+		done = k == MEAS_BLK_K_READ ? reads :
+		       k == MEAS_BLK_K_WRITE ? writes : row[MEAS_ROW_DONE + k];
+		l = lat + MEAS_C0_LAT_OP(g);
+		l[MEAS_C0_LAT_COUNT] += done;
+		l[MEAS_C0_LAT_UNTIMED] += row[MEAS_ROW_UNTIMED + k];
+		l[MEAS_C0_LAT_SUM_NS] += row[MEAS_ROW_NS + k];
+	}
+	for (g = 0; g < MEAS_C0_LAT_NR_OPS; g++)
+		for (i = 0; i < MEAS_C0_LAT_BUCKETS; i++)
+			lat[MEAS_C0_LAT_OP(g) + MEAS_C0_LAT_BUCKET0 + i] +=
+				row[MEAS_ROW_BUCKET + g * MEAS_C0_LAT_BUCKETS +
+				    i];
+}
+
 /**
  * meas_hash_slots() - slots of an open-addressed table
  * @want: slots wanted

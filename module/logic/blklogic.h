@@ -99,6 +99,87 @@ static inline unsigned int meas_blk_disc_item(unsigned int op, u32 flags)
 	return MEAS_C0_DISC_CONTROL;
 }
 
+/*
+ * A disk's counters, as a CPU keeps them per request (blk.c): by kind of
+ * operation, so that a completion adds to as few words as can be, and
+ * the items that follow from others (reads, timed reads, the sums of
+ * times per group) are made when class 0 is read (meas_blk_row_fold()).
+ *
+ * The kinds split the operations both by subclass 4's reads and writes
+ * and by subclass 5's groups (the groups of /proc/diskstats):
+ */
+#define MEAS_BLK_K_READ		0	/* reads: group read */
+#define MEAS_BLK_K_WRITE	1	/* writes, zone appends: group write */
+#define MEAS_BLK_K_DISCARD	2	/* discards: group discard */
+#define MEAS_BLK_K_FLUSH	3	/* flushes: group flush */
+#define MEAS_BLK_K_CTL_WRITE	4	/* zeroes, erases, zone close/reset: write */
+#define MEAS_BLK_K_CTL_READ	5	/* zone open/finish, others: group read */
+#define MEAS_BLK_K_NONE		6	/* passthrough: in no group */
+#define MEAS_BLK_KINDS		7
+
+/* Where bytes go: subclass 4 items 3, 4 and 5, or nowhere. */
+#define MEAS_BLK_B_READ		0
+#define MEAS_BLK_B_WRITE	1
+#define MEAS_BLK_B_DISCARD	2
+#define MEAS_BLK_B_NONE		3
+#define MEAS_BLK_B_NR		4
+
+/*
+ * The words of one disk's row: subclass 1's items as they are (word =
+ * item), then bytes, service time, and per kind the queue times of the
+ * timed requests, the completions not timed and (kinds other than reads
+ * and writes, which subclass 1 counts already) the completions; then the
+ * latency buckets of each group.
+ */
+#define MEAS_ROW_DISC		0
+#define MEAS_ROW_BYTES		MEAS_C0_DISC_ITEMS
+#define MEAS_ROW_SERVICE	(MEAS_ROW_BYTES + MEAS_BLK_B_NR)
+#define MEAS_ROW_NS		(MEAS_ROW_SERVICE + 1)
+#define MEAS_ROW_UNTIMED	(MEAS_ROW_NS + MEAS_BLK_KINDS)
+#define MEAS_ROW_DONE		(MEAS_ROW_UNTIMED + MEAS_BLK_KINDS)
+#define MEAS_ROW_BUCKET		(MEAS_ROW_DONE + MEAS_BLK_KINDS)
+#define MEAS_ROW_WORDS		(MEAS_ROW_BUCKET + \
+				 MEAS_C0_LAT_NR_OPS * MEAS_C0_LAT_BUCKETS)
+
+/* The subclass 5 group of a kind, or MEAS_C0_LAT_NR_OPS for none. */
+static inline unsigned int meas_blk_kind_group(unsigned int kind)
+{
+	static const unsigned char group[MEAS_BLK_KINDS] = {
+		[MEAS_BLK_K_READ] = MEAS_C0_LAT_READ,
+		[MEAS_BLK_K_WRITE] = MEAS_C0_LAT_WRITE,
+		[MEAS_BLK_K_DISCARD] = MEAS_C0_LAT_DISCARD,
+		[MEAS_BLK_K_FLUSH] = MEAS_C0_LAT_FLUSH,
+		[MEAS_BLK_K_CTL_WRITE] = MEAS_C0_LAT_WRITE,
+		[MEAS_BLK_K_CTL_READ] = MEAS_C0_LAT_READ,
+		[MEAS_BLK_K_NONE] = MEAS_C0_LAT_NR_OPS,
+	};
+
+	return group[kind];
+}
+
+/* Where a request's bytes count, by its MEAS_IO_OP_*. */
+static inline unsigned int meas_blk_bytes_of(unsigned int op)
+{
+	if (meas_blk_op_is_read(op))
+		return MEAS_BLK_B_READ;
+	if (meas_blk_op_is_write(op))
+		return MEAS_BLK_B_WRITE;
+	if (meas_blk_op_is_discard(op))
+		return MEAS_BLK_B_DISCARD;
+	return MEAS_BLK_B_NONE;
+}
+
+void meas_blk_row_fold(const u64 *row, u64 *disc, u64 *xfer, u64 *lat);
+
+/*
+ * The same with the shift, 64 - log2(slots), known: what a table keeps
+ * so that its every lookup is one multiplication and one shift.
+ */
+static inline u32 meas_hash_home_shift(u64 key, unsigned int shift)
+{
+	return (u32)((key * 0x61c8864680b583ebULL) >> shift);
+}
+
 /**
  * meas_hash_home() - first slot to probe for a key
  * @key: the key (a device number, a pointer)
@@ -114,7 +195,7 @@ static inline u32 meas_hash_home(u64 key, u32 slots)
 
 	if (!bits)
 		return 0;
-	return (u32)((key * 0x61c8864680b583ebULL) >> (64 - bits));
+	return meas_hash_home_shift(key, 64 - bits);
 }
 
 /**

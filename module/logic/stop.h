@@ -15,6 +15,7 @@
 #define MEAS_SW_JOBCTL	0x04	/* __TASK_STOPPED or __TASK_TRACED */
 #define MEAS_SW_UNINTR	0x08	/* TASK_UNINTERRUPTIBLE without TASK_NOLOAD */
 #define MEAS_SW_IOWAIT	0x10	/* in_iowait: it waits for a block device */
+#define MEAS_SW_ALL	0x1f	/* every flag above */
 
 /**
  * enum meas_stop - the stop reason

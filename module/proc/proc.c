@@ -103,13 +103,19 @@ static bool proc_tty_major(unsigned int major)
 /*
  * A terminal read, where it can be told: the thread sleeps in read(2),
  * readv(2), pread64(2) or preadv(2) of a terminal.  It is current: the
- * switch probe runs before the switch.
+ * switch probe runs before the switch, with interrupts off, which is an
+ * RCU read-side section for the file table and the files (freed after a
+ * grace period): no rcu_read_lock() call pair, and the lookup without
+ * its lockdep test of one (files_lookup_fd_raw(), which every kernel
+ * since 5.11 has; lookup_fd_rcu() went in 6.7).  Files are
+ * SLAB_TYPESAFE_BY_RCU since 6.7: one may be reused under us, so f_inode
+ * is read once and may be NULL.  Only the first argument is read (the
+ * others are not even zeroed: __uninitialized).
  */
 static bool proc_terminal_read(struct task_struct *prev)
 {
 	struct pt_regs *regs = task_pt_regs(prev);
-	unsigned long args[6];
-	bool tty = false;
+	unsigned long args[6] __uninitialized;
 	struct inode *inode;
 	struct file *f;
 	long nr;
@@ -123,24 +129,21 @@ static bool proc_terminal_read(struct task_struct *prev)
 	syscall_get_arguments(prev, regs, args);
 	if (!prev->files || args[0] > INT_MAX)
 		return false;
-	rcu_read_lock();
-	f = meas_lookup_fd_rcu(args[0]);
+	lockdep_assert_irqs_disabled();
+	f = files_lookup_fd_raw(prev->files, args[0]);
 	inode = f ? READ_ONCE(f->f_inode) : NULL;
-	if (inode)
-		tty = S_ISCHR(inode->i_mode) && proc_tty_major(imajor(inode));
-	rcu_read_unlock();
-	return tty;
+	return inode && S_ISCHR(inode->i_mode) &&
+	       proc_tty_major(imajor(inode));
 }
 
 /*
  * Why a thread left the CPU: a PC_STOP_* counter.  Class 15 tells one
  * more reason than class 0: an impeded thread that reads a terminal.
  */
-static unsigned int proc_stop_reason(bool preempt, struct task_struct *prev,
-				     unsigned int state)
+static unsigned int proc_stop_reason(enum meas_stop stop,
+				     struct task_struct *prev)
 {
-	unsigned int sw = meas_stop_switch_flags(preempt, prev, state);
-	unsigned int reason = meas_proc_stop_cnt[meas_stop_classify(sw)];
+	unsigned int reason = meas_proc_stop_cnt[stop];
 
 	if (reason == PC_STOP_IMPEDE && proc_terminal_read(prev))
 		return PC_STOP_TERM;
@@ -157,6 +160,21 @@ static u64 proc_queued_since(const struct task_struct *p, u64 since)
 	u64 at = meas_task_queued_at(p);
 
 	return at >= since ? at : 0;
+}
+
+/*
+ * The record of @p: the per-CPU cache's if it is still @p's (a record
+ * freed and taken by another thread no longer names @p; one named @p
+ * was entered complete before @p could run or be woken), else the hash.
+ */
+static struct proc_thr *proc_find(struct proc_tab *tab, struct proc_cpu *pc,
+				  struct task_struct *p)
+{
+	struct proc_thr *t = pc->last_rec;
+
+	if (pc->last == p && READ_ONCE(t->task) == p)
+		return t;
+	return meas_proctab_find(tab, p);
 }
 
 static void proc_switch_out(struct proc_thr *t, unsigned int reason, u64 now)
@@ -211,37 +229,41 @@ static void proc_switch_in(struct proc_thr *t, struct task_struct *p,
 /**
  * meas_proc_switch() - class 15's part of a context switch (sched/sched.c)
  * @tab: the table
- * @preempt: the switch is a preemption
+ * @stop: why @prev leaves (meas_stop_classify()), found once for classes
+ *	0 and 15
  * @prev: the thread leaving the CPU
  * @next: the thread taking it
  * @prev_state: @prev's state as the scheduler saw it
  * @now: local_clock(), read once for classes 0 and 15
  */
-void meas_proc_switch(struct proc_tab *tab, bool preempt,
+void meas_proc_switch(struct proc_tab *tab, enum meas_stop stop,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state, u64 now)
 {
 	struct proc_cpu *pc = this_cpu_ptr(tab->pcpu);
-	struct proc_thr *t;
+	struct proc_thr *t, *in = NULL;
 
+	/* next is likely the last to have left: find it before prev does */
+	if (!is_idle_task(next))
+		in = proc_find(tab, pc, next);
 	if (!is_idle_task(prev)) {
 		t = pc->task == prev ? pc->rec : meas_proctab_find(tab, prev);
 		if (t)
-			proc_switch_out(t, proc_stop_reason(preempt, prev,
-							    prev_state), now);
-		if (unlikely(prev_state & TASK_DEAD))
+			proc_switch_out(t, proc_stop_reason(stop, prev), now);
+		if (unlikely(prev_state & TASK_DEAD)) {
 			meas_proctab_release(tab, t, prev, now);
+		} else if (t) {
+			pc->last = prev;
+			pc->last_rec = t;
+		}
 	}
 	pc->task = NULL;
 	pc->rec = NULL;
-	if (is_idle_task(next))
+	if (!in)
 		return;
-	t = meas_proctab_find(tab, next);
-	if (!t)
-		return;
-	proc_switch_in(t, next, now);
+	proc_switch_in(in, next, now);
 	pc->task = next;
-	pc->rec = t;
+	pc->rec = in;
 }
 
 /*
@@ -261,7 +283,7 @@ static u64 proc_woken_at(struct proc_thr *t, struct task_struct *p)
  */
 void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p)
 {
-	struct proc_thr *t = meas_proctab_find(tab, p);
+	struct proc_thr *t = proc_find(tab, this_cpu_ptr(tab->pcpu), p);
 	u64 now;
 
 	if (!t || READ_ONCE(t->st) != PT_SLEEP)

@@ -143,10 +143,18 @@ struct proc_slot {
 	u64 cgid;
 };
 
-/* Per-CPU: the thread on the CPU and its record, set at switch-in. */
+/*
+ * Per-CPU: the thread on the CPU and its record, set at switch-in; and
+ * the last thread that left the CPU asleep or preempted, with its
+ * record: the thread most likely to be woken or switched in next (a
+ * pipe's other end), found without the hash.  A record is the thread's
+ * while its task pointer is the thread's (meas_proc_cached()).
+ */
 struct proc_cpu {
 	struct task_struct *task;
 	struct proc_thr *rec;
+	struct task_struct *last;
+	struct proc_thr *last_rec;
 };
 
 /* Entry-0 counters, under the table lock. */

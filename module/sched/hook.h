@@ -7,6 +7,7 @@
 #define _MEAS_SCHED_HOOK_H
 
 #include <linux/types.h>
+#include "logic/stop.h"
 
 struct task_struct;
 struct proc_tab;
@@ -18,7 +19,7 @@ int meas_hook_attach_proc(struct proc_tab *tab);
 void meas_hook_detach_proc(void);
 
 /* Class 15's parts (proc/proc.c); @now is local_clock(). */
-void meas_proc_switch(struct proc_tab *tab, bool preempt,
+void meas_proc_switch(struct proc_tab *tab, enum meas_stop stop,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state, u64 now);
 void meas_proc_wakeup(struct proc_tab *tab, struct task_struct *p);

@@ -34,6 +34,7 @@
 
 struct sched_cpu {
 	u64 item[MEAS_C0_FIXED_ITEMS];
+	u64 busy_stop[MEAS_STOP_NR];	/* task-to-task switches, by stop */
 	seqcount_t seq;		/* guards the fields below and time items */
 	u64 since;		/* start of the running segment */
 	u64 seen;		/* a reader showed it up to here */
@@ -62,13 +63,19 @@ static const u8 sched_stop_item[MEAS_STOP_NR] = {
 	[MEAS_STOP_IMPEDED]		= MEAS_C0_STOP_IMPEDE,
 };
 
-/* Why a non-idle task left the CPU: the item of its MPE stop reason. */
-static unsigned int sched_stop_reason(bool preempt, struct task_struct *prev,
-				      unsigned int state)
-{
-	unsigned int sw = meas_stop_switch_flags(preempt, prev, state);
+/*
+ * The stop reason of every MEAS_SW_* combination (logic/stop.h): a table
+ * made once from meas_stop_classify(), so that the switch that needs
+ * nothing else looks the reason up instead of testing its way to it.
+ */
+static u8 sched_stop_of_sw[MEAS_SW_ALL + 1];
 
-	return sched_stop_item[meas_stop_classify(sw)];
+static void sched_stop_table(void)
+{
+	unsigned int sw;
+
+	for (sw = 0; sw <= MEAS_SW_ALL; sw++)
+		sched_stop_of_sw[sw] = meas_stop_classify(sw);
 }
 
 /* Close the running segment at @now; called with interrupts off. */
@@ -115,12 +122,14 @@ static void c0_new_run(struct sched_cpu *sc, struct task_struct *prev,
 }
 
 /*
- * Class 0's part of a context switch (the hook, below); @now is the
- * clock if c0_run_ends(), or if class 15 read it.
+ * Class 0's part of a context switch (the hook, below); @stop is why a
+ * non-idle @prev leaves; @now is the clock if c0_run_ends(), or if class
+ * 15 read it.  A switch from a task to a task in a busy run counts once,
+ * by its stop: its launch and its stop both follow from that count when
+ * class 0 is read (meas_sched_sum()).
  */
-static void c0_switch(bool preempt, struct task_struct *prev,
-		      struct task_struct *next, unsigned int prev_state,
-		      u64 now)
+static void c0_switch(enum meas_stop stop, struct task_struct *prev,
+		      struct task_struct *next, u64 now)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
 	bool to_idle = is_idle_task(next);
@@ -128,9 +137,12 @@ static void c0_switch(bool preempt, struct task_struct *prev,
 	if (c0_run_ends(next))
 		c0_new_run(sc, prev, to_idle, now);
 
+	if (!is_idle_task(prev) && !to_idle) {
+		__this_cpu_inc(sched_cpus->busy_stop[stop]);
+		return;
+	}
 	if (!is_idle_task(prev))
-		__this_cpu_inc(sched_cpus->item[sched_stop_reason(preempt, prev,
-								  prev_state)]);
+		__this_cpu_inc(sched_cpus->item[sched_stop_item[stop]]);
 	if (!to_idle)
 		__this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
 	else if (sc->disc)
@@ -224,6 +236,46 @@ static bool hook_c0;
 static struct proc_tab *hook_tab;
 static unsigned int hook_users;
 
+/*
+ * Class 0 alone, the usual switch: a task to a task in a busy run.  No
+ * clock, one counter, and a frame of its own, small, apart from the path
+ * of both classes.
+ */
+static __always_inline bool c0_switch_busy(bool preempt,
+					   struct task_struct *prev,
+					   struct task_struct *next,
+					   unsigned int prev_state)
+{
+	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
+	unsigned int sw;
+
+	if (unlikely(!sc->valid || sc->idle || is_idle_task(prev) ||
+		     is_idle_task(next)))
+		return false;
+	sw = meas_stop_switch_flags(preempt, prev, prev_state);
+	__this_cpu_inc(sched_cpus->busy_stop[sched_stop_of_sw[sw]]);
+	return true;
+}
+
+static noinline void hook_switch_all(struct proc_tab *tab, bool c0,
+				     bool preempt, struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	unsigned int sw = meas_stop_switch_flags(preempt, prev, prev_state);
+	/* why prev leaves, for both classes (an idle prev has no reason) */
+	enum meas_stop stop = sched_stop_of_sw[sw];
+	u64 now = 0;
+
+	/* class 15 times every switch, class 0 only the ends of its runs */
+	if (tab || (c0 && c0_run_ends(next)))
+		now = local_clock();
+	if (c0)
+		c0_switch(stop, prev, next, now);
+	if (tab)
+		meas_proc_switch(tab, stop, prev, next, prev_state, now);
+}
+
 static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)
 {
@@ -231,16 +283,11 @@ static void hook_switch(void *data, bool preempt, struct task_struct *prev,
 	struct proc_tab *tab = smp_load_acquire(&hook_tab);
 	/* pairs with meas_hook_attach_c0(): sched_cpus is set */
 	bool c0 = smp_load_acquire(&hook_c0);
-	u64 now = 0;
 
-	/* class 15 times every switch, class 0 only the ends of its runs */
-	if (tab || (c0 && c0_run_ends(next)))
-		now = local_clock();
-	if (c0)
-		c0_switch(preempt, prev, next, prev_state, now);
-	if (tab)
-		meas_proc_switch(tab, preempt, prev, next, prev_state,
-				 now);
+	if (!tab && c0 && c0_switch_busy(preempt, prev, next, prev_state))
+		return;
+	if (tab || c0)
+		hook_switch_all(tab, c0, preempt, prev, next, prev_state);
 }
 
 MEAS_SWITCH_PROBE(hook_switch_tp, hook_switch)
@@ -511,6 +558,13 @@ void meas_sched_sum(u64 *out)
 		for (i = 0; i < MEAS_C0_FIXED_ITEMS; i++)
 			if (!sched_is_time_item(i))
 				out[i] += READ_ONCE(sc->item[i]);
+		/* a task-to-task switch: a launch and a stop */
+		for (i = 0; i < MEAS_STOP_NR; i++) {
+			u64 n = READ_ONCE(sc->busy_stop[i]);
+
+			out[sched_stop_item[i]] += n;
+			out[MEAS_C0_LAUNCHES] += n;
+		}
 		sched_fold_time(out, cpu);
 	}
 	out[MEAS_C0_CLOCK_END] = local_clock();
@@ -537,6 +591,7 @@ void meas_sched_fold(struct meas_class *cls)
  */
 int meas_sched_init(void)
 {
+	sched_stop_table();
 	return meas_tp_bind(sched_tps, ARRAY_SIZE(sched_tps)) ?:
 	       meas_hook_init();
 }

@@ -22,6 +22,9 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/workqueue.h>
 #include <linux/completion.h>
 #include <linux/task_work.h>
@@ -44,6 +47,7 @@ struct meas_task_ev {
 	u16 type;		/* MEAS_TREC_* */
 	u16 prot;		/* OBJECT, MAP: MEAS_TREC_PROT_* */
 	u32 tid;
+	u64 key;		/* when it was put: the writer's merge order */
 	u64 time;
 	u64 a, b, c;		/* per type: taskfile.c says which */
 	u32 gen;
@@ -52,14 +56,33 @@ struct meas_task_ev {
 	const char *name;	/* special mappings: a static name */
 };
 
-/* the ring: one producer lock, the writer takes events in order */
-struct meas_task_ring {
-	raw_spinlock_t lock;
+/*
+ * One CPU's ring (taskring.c): its CPU's probes write @head, @busy,
+ * @last and @lost; the writer @tail and @lost_seen.
+ */
+struct meas_task_pcpu {
+	u32 head;		/* free running */
+	u32 busy;		/* the CPU is inside a put */
+	u64 last;		/* the key it put last */
+	u64 lost;		/* events it dropped */
 	struct meas_task_ev *ev;
-	u32 mask;		/* slots - 1, slots a power of two */
-	u32 head, tail;		/* free running */
-	u64 lost;		/* dropped, not yet reported in a LOST record */
+	u32 tail ____cacheline_aligned;	/* free running */
+	u64 lost_seen;		/* @lost reported in LOST records */
+};
+
+/* where one CPU's ring stands in a take of the writer */
+struct meas_taskring_take {
+	struct meas_task_pcpu *pc;
+	u32 tail, head;
+};
+
+/* the rings: one per CPU, no lock; the writer merges them by key */
+struct meas_task_ring {
+	struct meas_task_pcpu __percpu *cpu;
+	u32 mask;		/* slots - 1 of each, a power of two */
 	wait_queue_head_t space;	/* producers that may sleep */
+	struct meas_taskring_take *take;	/* the writer's, per CPU */
+	unsigned int ntake;
 };
 
 /* an executable mapping the detailed load information knows of */
@@ -143,7 +166,7 @@ struct meas_task {
 	char *wbuf;
 	size_t wlen;
 	char *pathbuf;
-	struct meas_task_ev *batch;	/* events being written */
+	struct meas_task_ev **batch;	/* events being written */
 	int werr;			/* first write error, positive */
 	u64 fbytes;			/* bytes in the file */
 	u64 fsize_max;			/* the starter's RLIMIT_FSIZE */
@@ -164,16 +187,82 @@ bool meas_task_may_see_exec(struct meas_task *m, struct task_struct *t);
 /* taskring.c */
 int meas_taskring_init(struct meas_task_ring *r, unsigned int kib);
 void meas_taskring_free(struct meas_task_ring *r);
+
+/**
+ * meas_taskring_begin() - a slot of this CPU's ring to write an event in
+ * @r: the ring
+ * @irq: out: the interrupt state to give meas_taskring_commit()
+ *
+ * Any context; interrupts are off from here to the commit.  The slot's
+ * key and time are set (local_clock(), read once); the caller writes
+ * every other field in place.  On a full ring the event is counted as
+ * lost, and nothing is to be committed.  Inline: every system call
+ * under SVC statistics puts one.
+ *
+ * Return: the slot, or NULL.
+ */
+static inline struct meas_task_ev *
+meas_taskring_begin(struct meas_task_ring *r, unsigned long *irq)
+{
+	struct meas_task_pcpu *pc;
+	struct meas_task_ev *e;
+	u32 head;
+
+	local_irq_save(*irq);
+	pc = this_cpu_ptr(r->cpu);
+	WRITE_ONCE(pc->busy, 1);
+	/* the writer that misses this put sees it busy: the key comes after */
+	smp_mb();
+	head = pc->head;
+	if (head - READ_ONCE(pc->tail) > r->mask) {
+		WRITE_ONCE(pc->lost, pc->lost + 1);
+		/* the count before the end of the put: the writer's acquire */
+		smp_store_release(&pc->busy, 0);
+		local_irq_restore(*irq);
+		return NULL;
+	}
+	e = &pc->ev[head & r->mask];
+	e->key = local_clock();
+	e->time = e->key;
+	return e;
+}
+
+/**
+ * meas_taskring_commit() - publish the event meas_taskring_begin() gave
+ * @r: the ring
+ * @e: the event, written
+ * @irq: what meas_taskring_begin() saved
+ */
+static inline void meas_taskring_commit(struct meas_task_ring *r,
+					struct meas_task_ev *e,
+					unsigned long irq)
+{
+	struct meas_task_pcpu *pc = this_cpu_ptr(r->cpu);
+
+	/* Pairs with the writer's acquire: the event before its count. */
+	smp_store_release(&pc->head, pc->head + 1);
+	WRITE_ONCE(pc->last, e->key);
+	/* the event and @last before the end of the put: the writer's acquire */
+	smp_store_release(&pc->busy, 0);
+	local_irq_restore(irq);
+}
+
 bool meas_taskring_put(struct meas_task_ring *r, const struct meas_task_ev *e);
 bool meas_taskring_put_wait(struct meas_task *m, const struct meas_task_ev *e);
 unsigned int meas_taskring_take(struct meas_task_ring *r,
-				struct meas_task_ev *out, unsigned int n,
-				u64 *lost);
+				struct meas_task_ev **out,
+				unsigned int n, u64 *lost, bool all);
+void meas_taskring_give_back(struct meas_task_ring *r);
 
-/* Whether the writer should run: inline, as the probes ask at each event. */
+/*
+ * Whether the writer should run: inline, as the probes ask at each event,
+ * of the ring of the CPU they run on (preemption is off).
+ */
 static inline bool meas_taskring_half_full(struct meas_task_ring *r)
 {
-	return READ_ONCE(r->head) - READ_ONCE(r->tail) > r->mask / 2;
+	struct meas_task_pcpu *pc = this_cpu_ptr(r->cpu);
+
+	return pc->head - READ_ONCE(pc->tail) > r->mask / 2;
 }
 
 void meas_taskring_ev_release(struct meas_task_ev *e);

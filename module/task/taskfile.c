@@ -360,11 +360,14 @@ void meas_taskfile_drain(struct meas_task *m)
 
 	lockdep_assert_held(&m->wlock);
 	do {
-		n = meas_taskring_take(&m->ring, m->batch, TASK_BATCH, &lost);
+		/* the events are written from their ring slots, not copied */
+		n = meas_taskring_take(&m->ring, m->batch, TASK_BATCH, &lost,
+				       READ_ONCE(m->closed));
 		for (i = 0; i < n; i++) {
-			meas_taskfile_emit(m, &m->batch[i]);
-			meas_taskring_ev_release(&m->batch[i]);
+			meas_taskfile_emit(m, m->batch[i]);
+			meas_taskring_ev_release(m->batch[i]);
 		}
+		meas_taskring_give_back(&m->ring);
 		if (lost)
 			emit_lost(m, lost);
 	} while (n == TASK_BATCH);

@@ -41,13 +41,32 @@
 static atomic_t task_cbs = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(task_cbs_wq);
 
-/* Hand an event to the ring and wake the writer when it fills up. */
-static void probe_push(struct meas_task *m, struct meas_task_ev *e)
+/*
+ * A sample or a system call of the current thread, written in place in
+ * this CPU's ring (taskring.c: no lock, no copy; its key and time are
+ * set there); the writer is woken when the ring fills up.  The caller
+ * has preemption off.
+ */
+static void probe_push(struct meas_task *m, u16 type, u64 a, u64 b,
+		       u32 flags)
 {
-	e->tid = task_pid_nr(current);
-	e->time = local_clock();
-	e->gen = READ_ONCE(m->gen);
-	meas_taskring_put(&m->ring, e);
+	struct meas_task_ev *e;
+	unsigned long irq;
+
+	e = meas_taskring_begin(&m->ring, &irq);
+	if (e) {
+		e->type = type;
+		e->prot = 0;
+		e->tid = task_pid_nr(current);
+		e->a = a;
+		e->b = b;
+		e->c = 0;
+		e->gen = READ_ONCE(m->gen);
+		e->flags = flags;
+		e->file = NULL;
+		e->name = NULL;
+		meas_taskring_commit(&m->ring, e, irq);
+	}
 	if (meas_taskring_half_full(&m->ring) &&
 	    !test_and_set_bit(MEAS_TASK_KICKED, &m->bits))
 		queue_work(meas_task_wq, &m->drain);
@@ -59,7 +78,6 @@ static void probe_overflow(struct perf_event *event,
 			   struct perf_sample_data *data, struct pt_regs *regs)
 {
 	struct meas_task *m = event->overflow_handler_context;
-	struct meas_task_ev e = { .type = MEAS_TREC_SAMPLE };
 
 	/* openSM2 records only the samples of the user state (TU). */
 	if (!user_mode(regs)) {
@@ -68,8 +86,7 @@ static void probe_overflow(struct perf_event *event,
 	}
 	if (test_bit(MEAS_TASK_DENIED, &m->bits))
 		return;
-	e.a = instruction_pointer(regs);
-	probe_push(m, &e);
+	probe_push(m, MEAS_TREC_SAMPLE, instruction_pointer(regs), 0, 0);
 }
 
 static struct perf_event *probe_event(struct meas_task *m,
@@ -269,17 +286,13 @@ static struct meas_task *probe_find(void)
  */
 static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct meas_task_ev e = { .type = MEAS_TREC_SVC };
 	struct meas_task *m;
 
 	rcu_read_lock_sched_notrace();
 	m = probe_find();
-	if (m && (m->flags & MEAS_TASK_SVC)) {
-		e.a = instruction_pointer(regs);
-		e.b = id;
-		e.flags = in_compat_syscall() ? MEAS_TREC_COMPAT : 0;
-		probe_push(m, &e);
-	}
+	if (m && (m->flags & MEAS_TASK_SVC))
+		probe_push(m, MEAS_TREC_SVC, instruction_pointer(regs), id,
+			   in_compat_syscall() ? MEAS_TREC_COMPAT : 0);
 	rcu_read_unlock_sched_notrace();
 }
 

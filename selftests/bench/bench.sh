@@ -24,18 +24,29 @@ if want pingpong; then
 
 # The first run warms QEMU's translation cache: discard it.
 "$pp" -n "$n" >/dev/null
-: >/tmp/base; : >/tmp/meas; : >/tmp/bt; : >/tmp/rq
+# the peers: bpftrace counting the same events, a runqlat in bpftrace,
+# and libbpf-tools' cpudist, runqlat and offcputime
+peers="bpftrace bt-runqlat cpudist runqlat offcputime"
+: >/tmp/base; : >/tmp/meas
+for p in $peers; do : >"/tmp/pp.$p"; done
 i=0
 while [ $i -lt "$reps" ]; do
 	"$pp" -n "$n" >>/tmp/base
-	# the peers: bpftrace counting the same events, a runqlat
-	bt_start "$BT_COUNT" 1
-	"$pp" -n "$n" >>/tmp/bt
-	bt_stop
-	bt_start "$BT_RUNQLAT" 1
-	"$pp" -n "$n" >>/tmp/rq
-	bt_stop
-	insmod module/meas.ko
+	for p in $peers; do
+		case "$p" in
+		bpftrace) bt_start "$BT_COUNT" 1 ;;
+		bt-runqlat) bt_start "$BT_RUNQLAT" 1 ;;
+		cpudist) lt_start "$LT_CPUDIST" 1 ;;
+		runqlat) lt_start "$LT_RUNQLAT" 1 ;;
+		offcputime) lt_start "$LT_OFFCPU" 1 ;;
+		esac
+		"$pp" -n "$n" >>"/tmp/pp.$p"
+		case "$p" in
+		bpftrace|bt-*) bt_stop ;;
+		*) lt_stop ;;
+		esac
+	done
+	insmod "${MEAS_KO:-module/meas.ko}"
 	"$pp" -n "$n" -e >>/tmp/meas
 	rmmod meas
 	i=$((i + 1))
@@ -45,14 +56,13 @@ meas=$(median </tmp/meas)
 echo "pingpong round trips/s, module not loaded: $base (runs: $(tr '\n' ' ' </tmp/base))"
 echo "pingpong round trips/s, class 0 enabled:   $meas (runs: $(tr '\n' ' ' </tmp/meas))"
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "ratio enabled/not loaded: %.3f (overhead %.1f%%)\n", m / b, (1 - m / b) * 100 }'
-bt=$(median </tmp/bt)
-rq=$(median </tmp/rq)
-echo "pingpong round trips/s, bpftrace counting: $bt (runs: $(tr '\n' ' ' </tmp/bt))"
-echo "pingpong round trips/s, bpftrace runqlat:  $rq (runs: $(tr '\n' ' ' </tmp/rq))"
 # for the table of make bench (selftests/bench/insn_table.sh)
 awk -v b="$base" -v m="$meas" 'BEGIN { printf "BENCH-RATIO pingpong 0 %.3f\n", m / b }'
-awk -v b="$base" -v m="$bt" 'BEGIN { printf "BENCH-RATIO pingpong bpftrace %.3f\n", m / b }'
-awk -v b="$base" -v m="$rq" 'BEGIN { printf "BENCH-RATIO pingpong runqlat %.3f\n", m / b }'
+for p in $peers; do
+	m=$(median <"/tmp/pp.$p")
+	echo "pingpong round trips/s, $p: $m (runs: $(tr '\n' ' ' <"/tmp/pp.$p"))"
+	awk -v b="$base" -v m="$m" -v p="$p" 'BEGIN { printf "BENCH-RATIO pingpong %s %.3f\n", p, m / b }'
+done
 fi
 
 # the shared clock: a CPU-bound loop with the clock ticking every 5 ms
@@ -61,7 +71,7 @@ if want clock; then selftests/bench/clock_bench.sh "$out"; fi
 # class 15: reading 1000 processes against /proc; ping-pong with class 15
 if want proc; then selftests/bench/proc_bench.sh "$out"; fi
 
-# disks and class 14: fio random reads on null_blk, classes 0 and 14
+# disks and class 14: fio random reads and synchronous reads on null_blk
 if want fio; then selftests/bench/fio_bench.sh "$out"; fi
 
 # task measurement: 1 ms samples and SVC statistics against unmeasured

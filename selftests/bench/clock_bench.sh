@@ -31,7 +31,7 @@ with_clock() {
 	wait "$holder" 2>/dev/null || true
 }
 
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 # The first run warms QEMU's translation cache: discard it.
 "$out/spin" -c 1 -t 1 >/dev/null
 with_clock pc >/dev/null

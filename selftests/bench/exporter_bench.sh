@@ -24,7 +24,7 @@ fi
 . selftests/bench/scrape_lib.sh
 
 modprobe virtio_blk 2>/dev/null || true
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 "$X" --port 9872 --no-user-classes 2>/dev/null &
 xp=$!
 "$NE" --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \

@@ -28,7 +28,7 @@ fi
 . selftests/bench/scrape_lib.sh
 
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 # The processes: forked children of one perl, each asleep (a few pages).
 perl -e 'for (1 .. $ARGV[0]) { my $p = fork; die "fork: $!" unless defined $p;
 	 if (!$p) { sleep 100000; exit 0 } } sleep 100000' "$nproc" &

@@ -14,7 +14,7 @@
 # where the local timer interrupt starts and returns, so that it can
 # count apart what the interrupt runs.
 #   selftests/bench/insn_bench.sh BUILD_DIR [events|sampler]
-# "events" runs the ping-pong, fio and the system calls, "sampler" the
+# "events" runs the ping-pong, fio, the lean reads and the system calls, "sampler" the
 # clock's loop (make bench boots a VM for each, see selftests/Makefile);
 # both by default.
 # MEAS_INSN_REPS (default 3) repeats; MEAS_INSN_SCALE (default 1) scales
@@ -23,8 +23,8 @@
 # prof= file, insn_mark prof before and after it) and lists the module's
 # functions after each insmod ("INSN-SYM ADDRESS NAME") and the kernel's
 # (INSN-KSYMS: gzip, base64), for selftests/bench/insn/insn_prof.sh.
-# MEAS_INSN_PEERS=0 leaves out the peers (bpftrace, perf record: what a
-# user would run instead, selftests/bench/peers.sh); MEAS_INSN_PROCS=N
+# MEAS_INSN_PEERS=0 leaves out the peers (libbpf-tools, bpftrace, perf
+# record: what a user would run instead, selftests/bench/peers.sh); MEAS_INSN_PROCS=N
 # keeps N idle processes alive while the events run (the scaling rows,
 # Documentation/performance.rst).
 set -eu
@@ -87,27 +87,37 @@ both() {
 # the peers (bpftrace, perf record)
 . "$(dirname "$0")/peers.sh"
 
-# both sizes of a workload under a bpftrace program, the module not
-# loaded; the program is compiled and attached before, stopped after
+# both sizes of a workload under a peer, the module not loaded: a
+# bpftrace program (bt PROGRAM) or a libbpf-tools program (lt "TOOL
+# LINKS", peers.sh), attached before and stopped after
 peer() {
-	w=$1 v=$2 r=$3 n=$4 prog=$5
-	shift 5
+	w=$1 v=$2 r=$3 n=$4 kind=$5 prog=$6
+	shift 6
 	[ "$peers" = 1 ] || return 0
 	skip "$w" && return
-	bt_start "$prog" "$last"
+	"${kind}_start" "$prog" "$last"
 	both "$w" "$v" "$r" "$n" "$@"
-	bt_stop
+	"${kind}_stop"
 }
 
-# One request at a time (psync), completed as it is submitted (null_blk
-# irqmode=0): with libaio and 32 in flight, how many completions one
-# io_getevents() reaps depends on timing, and fio's instructions per
-# request moved by 40% between repeats.
+# fio, 4 KiB random reads, 8 in flight (libaio): null_blk with
+# irqmode=0 completes each request as it is submitted, so that every
+# io_getevents() finds the batch done and reaps it whole, the same path
+# in every run (with interrupts or a timer completing them, how many one
+# call reaps depends on timing, and fio's instructions per request moved
+# by 40% between repeats).
 fio_n() {
 	taskset -c "$last" fio --name=randread --filename=/dev/nullb0 --direct=1 --rw=randread \
-		--bs=4k --ioengine=psync --iodepth=1 --numjobs=1 \
+		--bs=4k --ioengine=libaio --iodepth=8 --numjobs=1 \
 		--cpus_allowed=0 --output-format=terse --terse-version=3 \
 		--number_ios="$1"
+}
+
+# The lean block workload: synchronous 4 KiB O_DIRECT reads, one at a
+# time, pinned to CPU 0 (sread): what a probe adds to a request shows in
+# full on a request of a few thousand instructions.
+read_n() {
+	taskset -c 0 "$out/sread" -n "$1"
 }
 
 # the sampler: one run of a fixed loop, with the clock free or ticking
@@ -151,8 +161,14 @@ sym() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
 
 # Whether a wakeup preempts the running task depends on how long each
 # ran, which is host time: with wakeup preemption off (no other task
-# competes) the ping-pong takes the same path in every run.
-echo 1000000000 >/sys/kernel/debug/sched/wakeup_granularity_ns
+# competes) the ping-pong takes the same path in every run.  CFS (the 6.1
+# series) has a granularity to make it never happen; EEVDF (since 6.6)
+# has none, but the scheduler feature it tests first.
+if [ -e /sys/kernel/debug/sched/wakeup_granularity_ns ]; then
+	echo 1000000000 >/sys/kernel/debug/sched/wakeup_granularity_ns
+else
+	echo NO_WAKEUP_PREEMPTION >/sys/kernel/debug/sched/features
+fi
 # (not nproc: with isolcpus=0 it leaves CPU 0 out)
 cpus=$(getconf _NPROCESSORS_ONLN)
 last=$((cpus - 1))
@@ -174,17 +190,28 @@ event_costs() {
 	r=$1
 	both pingpong absent $r $pp taskset -c 0 "$out/pingpong" -n
 	both fio absent $r $io fio_n
-	peer pingpong bpftrace $r $pp "$BT_COUNT" taskset -c 0 "$out/pingpong" -n
-	peer pingpong runqlat $r $pp "$BT_RUNQLAT" taskset -c 0 "$out/pingpong" -n
-	peer fio biolatency $r $io "$BT_BIOLAT" fio_n
+	both read absent $r $io read_n
+	peer pingpong bpftrace $r $pp bt "$BT_COUNT" taskset -c 0 "$out/pingpong" -n
+	peer pingpong bt-runqlat $r $pp bt "$BT_RUNQLAT" taskset -c 0 "$out/pingpong" -n
+	peer pingpong cpudist $r $pp lt "$LT_CPUDIST" taskset -c 0 "$out/pingpong" -n
+	peer pingpong runqlat $r $pp lt "$LT_RUNQLAT" taskset -c 0 "$out/pingpong" -n
+	peer pingpong offcputime $r $pp lt "$LT_OFFCPU" taskset -c 0 "$out/pingpong" -n
+	peer fio bt-biolat $r $io bt "$BT_BIOLAT" fio_n
+	peer fio biolatency $r $io lt "$LT_BIOLAT" fio_n
+	peer read bt-biolat $r $io bt "$BT_BIOLAT" read_n
+	peer read biolatency $r $io lt "$LT_BIOLAT" read_n
 	load
 	both pingpong 0 $r $pp taskset -c 0 "$out/pingpong" -e -n
 	$M start 15 >/dev/null
 	both pingpong 15 $r $pp taskset -c 0 "$out/pingpong" -n
 	both pingpong 0+15 $r $pp taskset -c 0 "$out/pingpong" -e -n
 	$M stop >/dev/null
+	$M start 0 >/dev/null
+	both read 0 $r $io read_n
+	$M stop >/dev/null
 	$M start 0,14 >/dev/null
 	both fio 0+14 $r $io fio_n
+	both read 0+14 $r $io read_n
 	$M stop >/dev/null
 	both syscall unmeasured $r $svc taskset -c 0 "$out/task_bench" -s -n
 	both syscall svc $r $svc taskset -c 0 "$out/task_bench" -s -m -n

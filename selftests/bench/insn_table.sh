@@ -8,10 +8,12 @@
 # each pair of marker counts belongs to); TIME_LOG is the console of the
 # timed benchmark (bench.sh; its BENCH-RATIO lines).  Per workload and
 # variant: the median over the repeats of the instructions per event,
-# the largest deviation of a repeat from that median, the instruction
-# ratio (the baseline's instructions per unit of work over the
-# variant's: what the time ratio would be if every instruction took the
-# same time), the time ratio, and the peer.  The VMs run different
+# what that adds to the baseline's, the largest deviation of a repeat
+# from that median, the instruction ratio (the baseline's instructions
+# per unit of work over the variant's: what the time ratio would be if
+# every instruction took the same time), the time ratio, and the peers:
+# for each, what it adds an event, how many times what the variant adds
+# that is, its instruction ratio and its time ratio.  The VMs run different
 # workloads.  The workloads pinned to CPU 0 count what
 # CPU 0 ran outside the timer interrupt (the system calls under task
 # measurement: every CPU), at N and 2N events: (I(2N) - I(N)) / N.
@@ -94,15 +96,25 @@ $1 == "INSN-RUN" {
 $1 == "BENCH-RATIO" { tr[$2 " " $3] = $4; next }
 END {
 	if (bad) exit 1
-	base["pingpong"] = "absent"; base["fio"] = "absent"
+	base["pingpong"] = "absent"; base["fio"] = "absent"; base["read"] = "absent"
 	base["sampler"] = "free"; base["syscall"] = "unmeasured"
 	event["pingpong"] = "round trip"; event["fio"] = "request"
+	event["read"] = "request"
 	event["sampler"] = "tick"; event["syscall"] = "system call"
-	# the peer of a variant: what a user would run instead, a row of
-	# its own (insn_bench.sh, bench.sh), shown beside the variant
-	peer["pingpong 0"] = "bpftrace"; peer["pingpong 0+15"] = "runqlat"
-	peer["fio 0+14"] = "biolatency"; peer["sampler pc"] = "perf"
-	for (pk in peer) ispeer[substr(pk, 1, index(pk, " ")) peer[pk]] = 1
+	# the peers of a variant: what a user would run instead, rows of
+	# their own (insn_bench.sh, bench.sh), shown beside the variant,
+	# libbpf-tools first, then bpftrace
+	peer["pingpong 0"] = "cpudist bpftrace"
+	peer["pingpong 15"] = "offcputime"
+	peer["pingpong 0+15"] = "runqlat bt-runqlat"
+	peer["fio 0+14"] = "biolatency bt-biolat"
+	peer["read 0"] = "biolatency bt-biolat"
+	peer["read 0+14"] = "biolatency bt-biolat"
+	peer["sampler pc"] = "perf"
+	for (pk in peer) {
+		np = split(peer[pk], pl, " ")
+		for (i = 1; i <= np; i++) ispeer[substr(pk, 1, index(pk, " ")) pl[i]] = 1
+	}
 	for (o = 1; o <= nv; o++) {
 		split(order[o], wv, " "); w = wv[1]; v = wv[2]
 		pe = ""; ra = ""
@@ -130,20 +142,40 @@ END {
 			ra = ra " " y
 		}
 		med[o] = median(pe); spr[o] = spread(pe, med[o])
+		mv[order[o]] = med[o]
 		ira[order[o]] = median(ra)
 		tra[order[o]] = (v == base[w]) ? "1" : (order[o] in tr ? tr[order[o]] : "-")
 	}
-	printf "%-9s %-11s %-12s %12s %7s %7s %7s  %s\n", "workload", "variant",
-		"event", "insn/event", "spread", "insn", "time", "peer: insn ratio,"
-	printf "%-9s %-11s %-12s %12s %7s %7s %7s  %s\n", "", "", "", "", "", "ratio",
-		"ratio", "time ratio"
+	# what a variant adds to its baseline an event (the sampler: its
+	# instructions are already those a tick adds)
+	for (o = 1; o <= nv; o++) {
+		split(order[o], wv, " "); w = wv[1]
+		bk = w " " base[w]
+		add[order[o]] = (w == "sampler") ? mv[order[o]] : ((bk in mv) ? mv[order[o]] - mv[bk] : 0)
+	}
+	printf "%-9s %-11s %-12s %10s %7s %7s %7s %7s  %s\n", "workload", "variant",
+		"event", "insn/event", "added", "spread", "insn", "time", "peers: added, meas ahead by,"
+	printf "%-9s %-11s %-12s %10s %7s %7s %7s %7s  %s\n", "", "", "", "", "", "", "ratio",
+		"ratio", "insn ratio, time ratio"
 	for (o = 1; o <= nv; o++) {
 		split(order[o], wv, " "); w = wv[1]; v = wv[2]
 		if (order[o] in ispeer) pc = "(a peer)"
 		else if (!(order[o] in peer)) pc = "-"
-		else if ((pw = w " " peer[order[o]]) in ira) pc = sprintf("%s %.3f %s", peer[order[o]], ira[pw], tra[pw])
-		else pc = peer[order[o]] " not run"
-		printf "%-9s %-11s %-12s %12.0f %6.2f%% %7.3f %7s  %s\n", w, v,
-			event[w], med[o], spr[o], ira[order[o]], tra[order[o]], pc
+		else {
+			pc = ""
+			np = split(peer[order[o]], pl, " ")
+			for (i = 1; i <= np; i++) {
+				pw = w " " pl[i]
+				if (pw in ira)
+					ps = sprintf("%s %+.0f %.1fx %.3f %s", pl[i], add[pw],
+						add[order[o]] > 0 ? add[pw] / add[order[o]] : 0,
+						ira[pw], tra[pw])
+				else
+					ps = pl[i] " not run"
+				pc = pc (i > 1 ? "; " : "") ps
+			}
+		}
+		printf "%-9s %-11s %-12s %10.0f %+7.0f %6.2f%% %7.3f %7s  %s\n", w, v,
+			event[w], med[o], add[order[o]], spr[o], ira[order[o]], tra[order[o]], pc
 	}
 }'

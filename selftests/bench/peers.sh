@@ -11,6 +11,11 @@
 #                          sampler's 5 ms) with call chains, on CPU;
 #                          back once its events are on
 #   perf_stop              stops it
+#   lt_start "TOOL LINKS" CPU
+#                          a libbpf-tools program (Debian's libbpf-tools,
+#                          $LT_*) in the background, on CPU; returns once
+#                          it holds its LINKS BPF links (attached)
+#   lt_stop                stops it (it prints what it gathered)
 # Each is started (bpftrace compiles its program, which takes seconds
 # under TCG) and stopped outside what is measured.
 
@@ -46,6 +51,45 @@ bt_start() {
 	done
 	grep -q '^Attaching' /tmp/peer.bt || { cat /tmp/peer.bt >&2; exit 1; }
 	sleep 1		# the message comes before the last attach
+}
+
+# libbpf-tools: the compiled CO-RE programs a user is now told to run,
+# with what they attach (BPF links) on Debian 12's 0.26: runqlat three
+# (sched_wakeup, sched_wakeup_new, sched_switch), cpudist one
+# (sched_switch), biolatency two (block_rq_issue, block_rq_complete;
+# block_rq_insert only with -Q), offcputime one (sched_switch, with the
+# kernel and user stacks of each task that leaves the CPU)
+LT_RUNQLAT='runqlat 3'
+LT_CPUDIST='cpudist 1'
+LT_BIOLAT='biolatency 2'
+LT_OFFCPU='offcputime 1'
+
+# the BPF links process $1 holds
+lt_links() {
+	n=0
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = anon_inode:bpf_link ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+lt_start() {
+	# shellcheck disable=SC2086 # "$1" is TOOL LINKS: now $1 $2, CPU $3
+	set -- $1 "$2"
+	taskset -c "$3" "$1" >/tmp/peer.lt 2>&1 &
+	peer_pid=$!
+	peer_i=0
+	while [ "$(lt_links $peer_pid)" -lt "$2" ] && [ $peer_i -lt 1800 ]; do
+		kill -0 $peer_pid 2>/dev/null || break
+		sleep 0.1
+		peer_i=$((peer_i + 1))
+	done
+	[ "$(lt_links $peer_pid)" -ge "$2" ] || { cat /tmp/peer.lt >&2; exit 1; }
+}
+
+lt_stop() {
+	kill -INT "$peer_pid"
+	wait "$peer_pid" || true
 }
 
 bt_stop() {

@@ -19,7 +19,7 @@ export MEAS_RUNDIR=/tmp/meas-run-bench
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 "$out/procbench" -p "${MEAS_BENCH_PROCS:-1000}" -r "${MEAS_BENCH_PROC_REPS:-15}"
 rmmod meas
 
@@ -28,7 +28,7 @@ rmmod meas
 i=0
 while [ $i -lt "$reps" ]; do
 	"$pp" -n "$n" >>/tmp/pbase
-	insmod module/meas.ko
+	insmod "${MEAS_KO:-module/meas.ko}"
 	"$M" start 15 >/dev/null
 	"$pp" -n "$n" >>/tmp/p15
 	"$M" stop >/dev/null

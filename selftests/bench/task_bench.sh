@@ -13,7 +13,7 @@ reps=${MEAS_BENCH_REPS:-7}
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-lsmod | grep -q '^meas ' || insmod module/meas.ko
+lsmod | grep -q '^meas ' || insmod "${MEAS_KO:-module/meas.ko}"
 for mode in "" "-s"; do
 	n=30000
 	[ -n "$mode" ] && n=1000000

@@ -9,7 +9,7 @@ out=${1:?usage: update_bench.sh BUILD_DIR}
 n=${MEAS_BENCH_UPDATES:-200000}
 reps=${MEAS_BENCH_REPS:-5}
 
-insmod module/meas.ko
+insmod "${MEAS_KO:-module/meas.ko}"
 # The first run warms QEMU's translation cache: discard it.
 "$out/update_bench" -n "$n" >/dev/null
 : >/tmp/upd

@@ -12,6 +12,7 @@
 #include <linux/meas.h>
 #include "logic/layout.h"
 #include "logic/blklogic.h"
+#include "logic/lathist.h"
 
 static const u32 every_flag[] = {
 	MEAS_IO_F_SYNC, MEAS_IO_F_META, MEAS_IO_F_PRIO, MEAS_IO_F_FUA,
@@ -119,6 +120,79 @@ TEST(everything_else_is_control)
 	EXPECT_FALSE(meas_blk_op_is_discard(MEAS_IO_OP_FLUSH));
 	EXPECT_EQ(MEAS_C0_UNIT_READS, meas_blk_unit_item(MEAS_IO_OP_READ));
 	EXPECT_EQ(MEAS_C0_UNIT_WRITES, meas_blk_unit_item(MEAS_IO_OP_WRITE));
+}
+
+/*
+ * A completion as blk.c counts it in a row: what the fold makes of it
+ * must be what counting every item at the completion made before.
+ */
+static void count(u64 *row, unsigned int op, unsigned int kind, u32 flags,
+		  u64 bytes, int timed_ns)
+{
+	row[MEAS_ROW_BYTES + meas_blk_bytes_of(op)] += bytes;
+	row[MEAS_ROW_DISC + meas_blk_disc_item(op, flags)]++;
+	if (kind != MEAS_BLK_K_READ && kind != MEAS_BLK_K_WRITE)
+		row[MEAS_ROW_DONE + kind]++;
+	if (timed_ns < 0) {
+		row[MEAS_ROW_UNTIMED + kind]++;
+		return;
+	}
+	row[MEAS_ROW_NS + kind] += timed_ns;
+	if (meas_blk_kind_group(kind) < MEAS_C0_LAT_NR_OPS)
+		row[MEAS_ROW_BUCKET +
+		    meas_blk_kind_group(kind) * MEAS_C0_LAT_BUCKETS +
+		    meas_lat_bucket(timed_ns)]++;
+}
+
+TEST(row_fold_makes_the_items)
+{
+	u64 row[MEAS_ROW_WORDS] = { 0 };
+	u64 d[MEAS_C0_DISC_ITEMS] = { 0 }, x[MEAS_C0_XFER_ITEMS] = { 0 };
+	u64 l[MEAS_C0_LAT_ITEMS] = { 0 };
+	const u64 *r = l + MEAS_C0_LAT_OP(MEAS_C0_LAT_READ);
+	const u64 *w = l + MEAS_C0_LAT_OP(MEAS_C0_LAT_WRITE);
+	const u64 *f = l + MEAS_C0_LAT_OP(MEAS_C0_LAT_FLUSH);
+
+	count(row, MEAS_IO_OP_READ, MEAS_BLK_K_READ, 0, 4096, 2000);
+	count(row, MEAS_IO_OP_READ, MEAS_BLK_K_READ, MEAS_IO_F_RAHEAD, 8192,
+	      -1);
+	count(row, MEAS_IO_OP_WRITE, MEAS_BLK_K_WRITE, MEAS_IO_F_SYNC, 512,
+	      300);
+	count(row, MEAS_IO_OP_WRITE_ZEROES, MEAS_BLK_K_CTL_WRITE, 0, 1024,
+	      5000);
+	count(row, MEAS_IO_OP_ZONE_MGMT, MEAS_BLK_K_CTL_READ, 0, 0, 700);
+	count(row, MEAS_IO_OP_FLUSH, MEAS_BLK_K_FLUSH, 0, 0, -1);
+	count(row, MEAS_IO_OP_DRV_IN, MEAS_BLK_K_NONE, 0, 64, 100);
+	meas_blk_row_fold(row, d, x, l);
+
+	EXPECT_EQ(1, d[MEAS_C0_DISC_READ_SYNC]);
+	EXPECT_EQ(1, d[MEAS_C0_DISC_READ_ASYNC]);
+	EXPECT_EQ(1, d[MEAS_C0_DISC_WRITE_SYNC]);
+	EXPECT_EQ(4, d[MEAS_C0_DISC_CONTROL]);
+	EXPECT_EQ(2, x[MEAS_C0_XFER_READS]);
+	EXPECT_EQ(1, x[MEAS_C0_XFER_WRITES]);
+	EXPECT_EQ(12288, x[MEAS_C0_XFER_READ_BYTES]);
+	EXPECT_EQ(512, x[MEAS_C0_XFER_WRITE_BYTES]);
+	EXPECT_EQ(1024, x[MEAS_C0_XFER_DISCARD_BYTES]);
+	EXPECT_EQ(2000, x[MEAS_C0_XFER_READ_NS]);
+	EXPECT_EQ(300, x[MEAS_C0_XFER_WRITE_NS]);
+	EXPECT_EQ(1, x[MEAS_C0_XFER_READS_TIMED]);
+	EXPECT_EQ(1, x[MEAS_C0_XFER_WRITES_TIMED]);
+	EXPECT_EQ(2000 + 300 + 5000 + 700 + 100, x[MEAS_C0_XFER_QUEUE_NS]);
+	EXPECT_EQ(2, x[MEAS_C0_XFER_UNTRACKED]);
+	/* reads: both reads and the zone open, one untimed */
+	EXPECT_EQ(3, r[MEAS_C0_LAT_COUNT]);
+	EXPECT_EQ(1, r[MEAS_C0_LAT_UNTIMED]);
+	EXPECT_EQ(2700, r[MEAS_C0_LAT_SUM_NS]);
+	EXPECT_EQ(1, r[MEAS_C0_LAT_BUCKET0]);
+	EXPECT_EQ(1, r[MEAS_C0_LAT_BUCKET0 + meas_lat_bucket(2000)]);
+	/* writes: the write and the zeroes */
+	EXPECT_EQ(2, w[MEAS_C0_LAT_COUNT]);
+	EXPECT_EQ(0, w[MEAS_C0_LAT_UNTIMED]);
+	EXPECT_EQ(5300, w[MEAS_C0_LAT_SUM_NS]);
+	EXPECT_EQ(1, f[MEAS_C0_LAT_COUNT]);
+	EXPECT_EQ(1, f[MEAS_C0_LAT_UNTIMED]);
+	EXPECT_EQ(0, f[MEAS_C0_LAT_SUM_NS]);
 }
 
 TEST(hash_slots_are_powers_of_two)
