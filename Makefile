@@ -24,7 +24,11 @@
 #   make check-pcp  pmdameas with Debian's PCP in the VM: pmcd, pminfo,
 #                   pmlogger, pmrep, the kill test (part of make check)
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
-#                   kmemleak, UBSAN); not run by CI: before landing module/
+#                   kmemleak, UBSAN); not run by CI: before landing module/;
+#                   KERNEL=7.3: in Debian 13's 7.3, with DEBUG_PREEMPT and
+#                   full preemption
+#   make check-kcsan the hot-path tests, stress and storms in a KCSAN kernel
+#                   (7.3); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
 #   make check-insn the instruction counter of make bench counts exactly
 #                   (host only, a second; part of make check)
@@ -73,7 +77,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-pictures check-shipped check-insn unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-shipped check-insn unit vmtest \
 	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
 	check-version check-prometheus check-pcp
 
@@ -234,13 +238,33 @@ check-shipped:
 # The debug lane: meas.ko and the example built against the debug kernel
 # (selftests/debug-kernel/build.sh, cached) from a copy of the sources in
 # $(BUILD)/debug-src, so the objects of the normal build stay as they are.
-DEBUG_SRC := $(BUILD)/debug-src
+# KERNEL chooses the kernel: empty (the default) for Debian 12's 6.1,
+# built here; 7.3 (or another linux-source of Debian 13 and its
+# backports) for that one, built in the trixie root with full preemption,
+# and meas.ko with it (selftests/debug-kernel/kmake.sh).
+KERNEL ?=
+DEBUG_LANE := $(if $(KERNEL),-$(KERNEL))
+DEBUG_SRC := $(BUILD)/debug-src$(DEBUG_LANE)
 
 check-debug: deps-debug tools
-	set -e; kdir=$$(selftests/debug-kernel/build.sh); \
+	set -e; kdir=$$(selftests/debug-kernel/build.sh $(if $(KERNEL),--source $(KERNEL))); \
 	$(call copy_sources,$(DEBUG_SRC)); \
-	$(MAKE) -C $$kdir M=$(DEBUG_SRC) W=1 MEAS_TEST=1 modules; \
-	$(MAKE) -C selftests vmtest-debug DEBUG_KDIR=$$kdir DEBUG_SRC=$(DEBUG_SRC)
+	MAKE="$(MAKE)" selftests/debug-kernel/kmake.sh $$kdir M=$(DEBUG_SRC) W=1 MEAS_TEST=1 modules; \
+	$(MAKE) -C selftests vmtest-debug DEBUG_KDIR=$$kdir DEBUG_SRC=$(DEBUG_SRC) \
+		DEBUG_LANE=$(DEBUG_LANE)
+
+# The KCSAN lane: the same, in the KCSAN kernel of KERNEL (default 7.3;
+# build.sh --kcsan), with the hot-path tests, the stress and the
+# time-items storms (selftests/debug-kernel/kcsan-run.sh); it ends with
+# the number of KCSAN reports in meas, which must be 0.
+KCSAN_KERNEL := $(or $(KERNEL),7.3)
+KCSAN_SRC := $(BUILD)/kcsan-src-$(KCSAN_KERNEL)
+
+check-kcsan: deps-debug tools
+	set -e; kdir=$$(selftests/debug-kernel/build.sh --source $(KCSAN_KERNEL) --kcsan); \
+	$(call copy_sources,$(KCSAN_SRC)); \
+	MAKE="$(MAKE)" selftests/debug-kernel/kmake.sh $$kdir M=$(KCSAN_SRC) W=1 MEAS_TEST=1 modules; \
+	$(MAKE) -C selftests vmtest-kcsan DEBUG_KDIR=$$kdir DEBUG_SRC=$(KCSAN_SRC)
 
 demo: deps
 	$(MAKE) all

@@ -19,6 +19,12 @@
 #                                   printed as a line of scripts/kernels.sh
 #                                   ("SUITE ROOT VERSION generic smoke";
 #                                   make check-next)
+#   scripts/root.sh --source NAME VERSION
+#                                   make the root NAME if it is missing,
+#                                   install the newest linux-source-VERSION
+#                                   of its suites there, print the path of
+#                                   its tarball (the debug lanes' kernels,
+#                                   selftests/debug-kernel/build.sh)
 #
 # NAME is trixie or sid.  The roots live in $BUILD/roots/NAME (BUILD
 # defaults to the repository's build/); none is committed.  Each run asks
@@ -34,8 +40,9 @@ list=0
 case "${1:-}" in
 --kernels) list=1; shift ;;
 --next) list=next; set -- trixie ;;
+--source) list=source; shift ;;
 esac
-name=${1:?usage: root.sh [--kernels] trixie|sid | --next}
+name=${1:?usage: root.sh [--kernels] trixie|sid | --next | --source trixie|sid VERSION}
 mirror=http://deb.debian.org/debian
 
 # What a root is: its suite, its sources, its kernels ("SUITE:META" for
@@ -150,14 +157,19 @@ image_pkg() {
 	fi
 }
 
-refresh() {
-	local ks k s meta flav want="" pkgs
-	# The sources and pins as this script has them now.
+# The sources and pins as this script has them now, and the archive's
+# lists.
+update_lists() {
 	echo "$sources" >"$dir/etc/apt/sources.list"
 	if [ -n "$prefs" ]; then
 		echo "$prefs" >"$dir/etc/apt/preferences.d/meas-kernels"
 	fi
 	in_root apt-get update -qq -o DPkg::Lock::Timeout=900 >&2
+}
+
+refresh() {
+	local ks k s meta flav want="" pkgs
+	update_lists
 	: >"$dir/.meas/kernels.new"
 	for ks in $ksets; do
 		s=${ks%%:*} meta=${ks#*:}
@@ -218,6 +230,22 @@ fi
 exec 9>"$BUILD/roots/$name.lock"
 flock 9
 [ -d "$dir" ] || make_root
+# --source: the kernel's source alone; the root's kernels are left as they
+# are.  The pins above take linux-source-* from backports, where the
+# newest kernels are.  MEAS_ROOT_OFFLINE=1 takes the tarball installed.
+if [ "$list" = source ]; then
+	v=${2:?usage: root.sh --source trixie|sid VERSION}
+	tar=/usr/src/linux-source-$v.tar.xz
+	if [ "${MEAS_ROOT_OFFLINE:-0}" != 1 ] || [ ! -f "$dir$tar" ]; then
+		update_lists
+		in_root apt-get install -y -qq --no-install-recommends \
+			-o DPkg::Lock::Timeout=900 "linux-source-$v" >&2
+		in_root apt-get clean >&2
+	fi
+	[ -f "$dir$tar" ] || { echo "root: $name: no $tar after installing linux-source-$v" >&2; exit 1; }
+	echo "$dir$tar"
+	exit 0
+fi
 if [ "${MEAS_ROOT_OFFLINE:-0}" != 1 ] || [ ! -s "$dir/.meas/kernels" ]; then
 	refresh
 fi

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test VM booted with the KCSAN kernel (make check-kcsan),
+# as root, from the repository: the tests of meas's lock-free hot paths
+# (the switch and wakeup probes of classes 0 and 15, the block probes of
+# classes 0 and 14, the clock's collectors, task measurement's probes),
+# the stress test, then the time-items storms: both
+# time_items_never_go_back tests MEAS_KCSAN_STORMS times (default 10),
+# each two seconds of reads as fast as they go while two processes
+# switch thousands of times a second.  It prints which tests ran; the
+# host counts KCSAN's reports in the kernel log (kcsan-reports.sh).
+#   selftests/debug-kernel/kcsan-run.sh BUILD_DIR
+set -u
+out=${1:?usage: kcsan-run.sh BUILD_DIR}
+storms=${MEAS_KCSAN_STORMS:-10}
+status=0
+ran=
+
+step() {
+	name=$1
+	shift
+	echo "# kcsan lane: $name"
+	"$@" || status=1
+	ran="$ran $name"
+}
+
+insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
+step meas_test "$out/meas_test"
+step io_test "$out/io_test"
+step iolat_test "$out/iolat_test"
+step clock_test "$out/clock_test"
+step proc_test "$out/proc_test"
+# its last test unloads meas.ko under a measurement and loads it again
+step task_test "$out/task_test"
+step stress selftests/stress/stress.sh "$out" "${MEAS_STRESS_SECONDS:-60}"
+i=0
+while [ $i -lt "$storms" ]; do
+	"$out/meas_test" -t time_items_never_go_back || status=1
+	"$out/proc_test" -t time_items_never_go_back || status=1
+	i=$((i + 1))
+done
+ran="$ran time_items_never_go_back(meas_test,proc_test)x$storms"
+rmmod meas || status=1
+echo "# kcsan lane: ran$ran"
+exit $status
