@@ -18,6 +18,7 @@
 #include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/preempt.h>
 
 /* task_struct.state became __state in 5.14. */
 #ifdef MEAS_HAVE_TASK_STATE_UNDERSCORE
@@ -59,6 +60,28 @@ static inline u64 meas_task_queued_at(const struct task_struct *p)
 	return 0;
 #endif
 }
+
+/*
+ * Tracepoints called their probes with preemption off up to the 6
+ * series.  Since the 7 series they call them in an SRCU-fast section
+ * (tracepoint.h's __DECLARE_TRACE(): guard(srcu_fast_notrace)), which
+ * leaves preemption as the call site has it: fork, exec, exit, a bio's
+ * submission and blk-mq's issue and completion in task context run their
+ * probes preemptible.  A probe that works on this CPU's data beyond one
+ * this_cpu operation, or reads what synchronize_rcu() protects, brackets
+ * its work in meas_tp_enter() and meas_tp_leave(): the block probes (the
+ * MEAS_BLK_*_PROBE() wrappers below; class 15's bio probe is one of
+ * them).  Where the kernel disables preemption itself, they are nothing.
+ * A unit that must wait for every call of its probes in flight uses
+ * tracepoint_synchronize_unregister(), never synchronize_rcu() alone.
+ */
+#ifdef MEAS_HAVE_TP_SRCU_FAST
+#define meas_tp_enter()	preempt_disable_notrace()
+#define meas_tp_leave()	preempt_enable_notrace()
+#else
+#define meas_tp_enter()	do { } while (0)
+#define meas_tp_leave()	do { } while (0)
+#endif
 
 /*
  * sched_process_exit passes group_dead (whether the process ends with
@@ -225,40 +248,40 @@ static inline meas_hrtimer_fn meas_hrtimer_sleeper_fn(void)
 #ifdef MEAS_HAVE_BLK_RQ_NOQ
 #define MEAS_BLK_RQ_PROBE(name, fn)					\
 	static void name(void *data, struct request *rq)		\
-	{ fn(data, rq); }
+	{ meas_tp_enter(); fn(data, rq); meas_tp_leave(); }
 #else
 #define MEAS_BLK_RQ_PROBE(name, fn)					\
 	static void name(void *data, struct request_queue *q,		\
 			 struct request *rq)				\
-	{ fn(data, rq); }
+	{ meas_tp_enter(); fn(data, rq); meas_tp_leave(); }
 #endif
 
 #define MEAS_BLK_COMPLETE_PROBE(name, fn)				\
 	static void name(void *data, struct request *rq,		\
 			 blk_status_t error, unsigned int nr_bytes)	\
-	{ fn(data, rq, error, nr_bytes); }
+	{ meas_tp_enter(); fn(data, rq, error, nr_bytes); meas_tp_leave(); }
 
 #ifdef MEAS_HAVE_BLK_BIO_NOQ
 #define MEAS_BLK_BIO_QUEUE_PROBE(name, fn)				\
 	static void name(void *data, struct bio *bio)			\
-	{ fn(data, bio); }
+	{ meas_tp_enter(); fn(data, bio); meas_tp_leave(); }
 #else
 #define MEAS_BLK_BIO_QUEUE_PROBE(name, fn)				\
 	static void name(void *data, struct request_queue *q,		\
 			 struct bio *bio)				\
-	{ fn(data, bio); }
+	{ meas_tp_enter(); fn(data, bio); meas_tp_leave(); }
 #endif
 
 #ifdef MEAS_HAVE_BLK_BIO_COMPLETE_ERROR
 #define MEAS_BLK_BIO_COMPLETE_PROBE(name, fn)				\
 	static void name(void *data, struct request_queue *q,		\
 			 struct bio *bio, int error)			\
-	{ fn(data, bio); }
+	{ meas_tp_enter(); fn(data, bio); meas_tp_leave(); }
 #else
 #define MEAS_BLK_BIO_COMPLETE_PROBE(name, fn)				\
 	static void name(void *data, struct request_queue *q,		\
 			 struct bio *bio)				\
-	{ fn(data, bio); }
+	{ meas_tp_enter(); fn(data, bio); meas_tp_leave(); }
 #endif
 
 /* The disk of a request: request_queue.disk since 5.15, rq_disk before. */

@@ -83,19 +83,27 @@ static void example_check(int rc)
 		atomic_inc(&example_errors);
 }
 
-/* sched_process_exec; probes run with preemption disabled. */
+/*
+ * sched_process_exec.  A probe may be preempted: since the 7 series,
+ * tracepoints call their probes in an SRCU-fast section, not with
+ * preemption off, and exec runs preemptible.  The CPU whose entry is
+ * counted is held from get_cpu() to put_cpu().
+ */
 static void example_probe_exec(void *data, struct task_struct *p,
 			       pid_t old_pid, struct linux_binprm *bprm)
 {
+	int cpu;
+
 	example_check(meas_update_statistics(example_class, EX_SUB_EVENTS, 1,
 					     EX_EXECS, false, 1, false));
 	example_check(meas_update_statistics(example_class, EX_SUB_EVENTS, 1,
 					     EX_LAST_PID, true,
 					     task_pid_nr(p), false));
 	/* One entry per possible CPU: the entry cannot be out of range. */
-	meas_fupdate_statistics(example_class, EX_SUB_CPU,
-				smp_processor_id() + 1, EX_CPU_EXECS, false, 1,
-				false);
+	cpu = get_cpu();
+	meas_fupdate_statistics(example_class, EX_SUB_CPU, cpu + 1,
+				EX_CPU_EXECS, false, 1, false);
+	put_cpu();
 }
 
 /*

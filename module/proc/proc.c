@@ -476,7 +476,8 @@ static int proc_attach(struct meas_class *cls)
 		goto free_tab;
 	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab))
 		goto detach_hook;
-	synchronize_rcu();
+	/* every tracepoint call in flight, SRCU-fast's too (compat.h) */
+	tracepoint_synchronize_unregister();
 	proc_scan(tab);
 	WRITE_ONCE(meas_proc_table, tab);
 	return MEAS_START_OK;
