@@ -26,6 +26,8 @@ step() {
 }
 
 insmod "${MEAS_KO:-module/meas.ko}" || { echo "not ok 1 - insmod meas.ko"; exit 1; }
+# /dev/meas as udev's rule gives it, for the unprivileged tests
+selftests/meas-udev.sh
 step meas_test "$out/meas_test"
 step io_test "$out/io_test"
 step iolat_test "$out/iolat_test"
