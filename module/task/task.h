@@ -256,13 +256,15 @@ void meas_taskring_give_back(struct meas_task_ring *r);
 
 /*
  * Whether the writer should run: inline, as the probes ask at each event,
- * of the ring of the CPU they run on (preemption is off).
+ * of the ring of the CPU they run on (preemption is off).  A hint, so
+ * START asks it too, preemptible: of the ring of the CPU it ran on a
+ * moment ago (raw_cpu_ptr(); DEBUG_PREEMPT flagged this_cpu_ptr() there).
  */
 static inline bool meas_taskring_half_full(struct meas_task_ring *r)
 {
-	struct meas_task_pcpu *pc = this_cpu_ptr(r->cpu);
+	struct meas_task_pcpu *pc = raw_cpu_ptr(r->cpu);
 
-	return pc->head - READ_ONCE(pc->tail) > r->mask / 2;
+	return READ_ONCE(pc->head) - READ_ONCE(pc->tail) > r->mask / 2;
 }
 
 void meas_taskring_ev_release(struct meas_task_ev *e);
