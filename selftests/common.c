@@ -202,7 +202,7 @@ int c0_switches_over_pingpong(int fd, int n, struct c0_switches *s)
 	return 0;
 }
 
-int diskstats(const char *name, struct dstats *d)
+static int diskstats_once(const char *name, struct dstats *d)
 {
 	unsigned long long v[17];
 	char line[512], n[64];
@@ -229,6 +229,31 @@ int diskstats(const char *name, struct dstats *d)
 	if (f)
 		fclose(f);
 	return found;
+}
+
+/*
+ * The block layer wakes a waiter on its I/O (bio_endio(), inside
+ * blk_update_request()) before it accounts the request in
+ * /proc/diskstats (blk_account_io_done(), after): a test woken by its
+ * last I/O may read the kernel's counts one request short.  It was seen
+ * on 7.3 rt, where the completion runs in a thread the woken test
+ * preempts.  meas counts at block_rq_complete, before the wakeup, so it
+ * is the kernel's figure that must settle: read until two reads 10 ms
+ * apart agree, for at most a second.
+ */
+int diskstats(const char *name, struct dstats *d)
+{
+	struct dstats next;
+	int i, rc = diskstats_once(name, d);
+
+	for (i = 0; rc == 0 && i < 100; i++) {
+		usleep(10000);
+		rc = diskstats_once(name, &next);
+		if (rc == 0 && !memcmp(&next, d, sizeof(next)))
+			break;
+		*d = next;
+	}
+	return rc;
 }
 
 uint64_t dev_of(const char *path)

@@ -91,7 +91,7 @@ struct dstats {
 	uint64_t rd, rd_sect, wr, wr_sect, disc, disc_sect, flush;
 };
 
-/* /proc/diskstats: the disk's reads, writes, discards and flushes. */
+/* /proc/diskstats: the disk's reads, writes, discards and flushes, settled. */
 int diskstats(const char *name, struct dstats *d);
 
 /* MEAS_DEV() of the block device node @path, or 0. */

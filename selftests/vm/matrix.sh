@@ -87,7 +87,7 @@ run_lane() {
 	smoke)
 		KVER=$k MEAS_KO=$ko selftests/vm/run-vm.sh "${boot[@]}" --timeout 600 \
 			--copy tools/measctl/measctl --copy selftests/smoke.sh \
-			--copy selftests/measctl/tap.sh \
+			--copy selftests/measctl/tap.sh --copy selftests/meas-udev.sh \
 			--copy "$ko" --log "$dir/vm.log" -- selftests/smoke.sh ;;
 	esac
 }
