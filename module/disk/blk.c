@@ -295,6 +295,7 @@ static void blk_depth_join(struct meas_blk *b, u32 slot, unsigned int cpu)
 static __always_inline void blk_depth_add(struct meas_blk *b, u32 slot, unsigned int word)
 {
 	unsigned int cpu;
+	u64 *d;
 
 	if (slot == MEAS_NOSLOT)
 		return;
@@ -302,7 +303,13 @@ static __always_inline void blk_depth_add(struct meas_blk *b, u32 slot, unsigned
 	if (unlikely(READ_ONCE(b->depth_sole[slot]) != cpu &&
 		     !test_bit(cpu, blk_depth_cpus(b, slot))))
 		blk_depth_join(b, slot, cpu);
-	this_cpu_read(*b->depth)[slot * MEAS_DEPTH_WORDS + word]++;
+	d = this_cpu_read(*b->depth) + slot * MEAS_DEPTH_WORDS + word;
+	/*
+	 * This CPU alone writes its count, with interrupts off, so its own
+	 * read of it is plain; other CPUs read it as it changes
+	 * (meas_blk_inflight()), so the store is whole (KCSAN).
+	 */
+	WRITE_ONCE(*d, *d + 1);
 }
 
 /*

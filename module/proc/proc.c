@@ -29,6 +29,7 @@
 #include <linux/major.h>
 #include <linux/kdev_t.h>
 #include <linux/compat.h>
+#include <linux/compiler.h>
 #include <linux/rcupdate.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -120,7 +121,13 @@ static bool proc_terminal_read(struct task_struct *prev)
 	struct file *f;
 	long nr;
 
-	if ((prev->flags & PF_KTHREAD) || in_compat_syscall())
+	/*
+	 * PF_KTHREAD is fixed before a task first runs; the kernel sets
+	 * other bits of ->flags with plain stores on the running task
+	 * (capable()'s PF_SUPERPRIV), which this switch may interrupt
+	 * (KCSAN): only the fixed bit is read.
+	 */
+	if ((data_race(prev->flags) & PF_KTHREAD) || in_compat_syscall())
 		return false;
 	nr = syscall_get_nr(prev, regs);
 	if (nr != __NR_read && nr != __NR_readv && nr != __NR_pread64 &&
