@@ -256,6 +256,19 @@ int diskstats(const char *name, struct dstats *d)
 	return rc;
 }
 
+/*
+ * How long the time-items storms read (meas_test's and proc_test's
+ * time_items_never_go_back): MEAS_STORM_SECONDS, 1 to 600, 2 when unset
+ * or out of range; the KCSAN lane reads for longer.
+ */
+unsigned int storm_seconds(void)
+{
+	const char *v = getenv("MEAS_STORM_SECONDS");
+	long n = v ? strtol(v, NULL, 10) : 0;
+
+	return n >= 1 && n <= 600 ? (unsigned int)n : 2;
+}
+
 uint64_t dev_of(const char *path)
 {
 	struct stat st;

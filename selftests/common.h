@@ -50,6 +50,8 @@ int become_member(uid_t uid, gid_t gid);
 uint64_t now_ns(clockid_t clk);
 uint64_t mono_ns(void);		/* CLOCK_MONOTONIC in ns */
 double now_s(void);		/* CLOCK_MONOTONIC in seconds */
+/* The time-items storms' length in seconds: MEAS_STORM_SECONDS, or 2. */
+unsigned int storm_seconds(void);
 
 /*
  * Time items of @cur below their value in @prev (a counter gone back),

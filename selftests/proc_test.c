@@ -1623,9 +1623,10 @@ static void pingpong_with_child(long n)
 
 /*
  * A process that sleeps and is woken thousands of times a second, read
- * as fast as we can for two seconds: no time item ever goes back.  A
- * reader that sees a thread asleep while the scheduler is waking it must
- * end its pause where the wakeup probe will (Documentation/class15.rst).
+ * as fast as we can for two seconds (or storm_seconds()): no time item
+ * ever goes back.  A reader that sees a thread asleep while the
+ * scheduler is waking it must end its pause where the wakeup probe will
+ * (Documentation/class15.rst).
  */
 TEST_F(proc, time_items_never_go_back)
 {
@@ -1635,7 +1636,8 @@ TEST_F(proc, time_items_never_go_back)
 		MEAS_P_PAUSE_ACTIVE, MEAS_P_PAUSE_JOBCTL,
 	};
 	uint64_t prev[MEAS_PROC_ITEMS], e[MEAS_PROC_ITEMS];
-	uint64_t end = now_ns(CLOCK_MONOTONIC) + 2000000000ULL;
+	uint64_t end = now_ns(CLOCK_MONOTONIC) +
+		       storm_seconds() * 1000000000ULL;
 	unsigned int back = 0;
 	long reads;
 	pid_t pid = fork();
@@ -1645,8 +1647,8 @@ TEST_F(proc, time_items_never_go_back)
 	ASSERT_LT(0, pid);
 	usleep(100000);
 	ASSERT_EQ(0, entry_of(self->fd, pid, prev));
-	for (reads = 0; reads < 200000 && now_ns(CLOCK_MONOTONIC) < end;
-	     reads++) {
+	for (reads = 0; reads < 100000L * storm_seconds() &&
+	     now_ns(CLOCK_MONOTONIC) < end; reads++) {
 		ASSERT_EQ(0, entry_of(self->fd, pid, e));
 		back += items_gone_back(prev, e, MEAS_PROC_ITEMS, items,
 					sizeof(items) / sizeof(items[0]));
