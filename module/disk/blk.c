@@ -109,6 +109,16 @@ void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out)
 	}
 }
 
+/*
+ * Add @v to a word of this CPU's row.  This CPU alone writes its rows,
+ * with interrupts off, so the read of the word is plain; other CPUs read
+ * it as it changes (meas_blk_sum_row()), so the store is whole (KCSAN).
+ */
+static __always_inline void blk_row_add(u64 *w, u64 v)
+{
+	WRITE_ONCE(*w, *w + v);
+}
+
 /* ---- what the kernel's request flags mean ------------------------------ */
 
 static unsigned int blk_op(meas_opf_t opf)
@@ -374,9 +384,9 @@ static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 	}
 	c0 = rcu_dereference_sched(b->c0);
 	if (c0 && slot != MEAS_NOSLOT)
-		this_cpu_read(*c0->rows)[slot * MEAS_ROW_WORDS + MEAS_ROW_DISC +
-					 MEAS_C0_DISC_QLEN0 +
-					 meas_blk_bucket(depth)]++;
+		blk_row_add(this_cpu_read(*c0->rows) + slot * MEAS_ROW_WORDS +
+			    MEAS_ROW_DISC + MEAS_C0_DISC_QLEN0 +
+			    meas_blk_bucket(depth), 1);
 	local_irq_restore(irq);
 	return rec;
 }
@@ -471,9 +481,9 @@ static void blk_rq_requeue(void *data, struct request *rq)
 	if (c0) {
 		slot = rec ? rec->devslot : blk_disk_slot(b, meas_rq_disk(rq));
 		if (slot != MEAS_NOSLOT)
-			this_cpu_read(*c0->rows)[slot * MEAS_ROW_WORDS +
-						 MEAS_ROW_DISC +
-						 MEAS_C0_DISC_BUSY]++;
+			blk_row_add(this_cpu_read(*c0->rows) +
+				    slot * MEAS_ROW_WORDS + MEAS_ROW_DISC +
+				    MEAS_C0_DISC_BUSY, 1);
 	}
 	local_irq_restore(irq);
 }
@@ -542,24 +552,25 @@ static __always_inline void blk_count_disk(struct meas_blk_c0 *c0, u32 slot,
 	unsigned int k = c->kind, g;
 	u64 q;
 
-	row[MEAS_ROW_BYTES + meas_blk_bytes_of(c->op)] += c->bytes;
+	blk_row_add(&row[MEAS_ROW_BYTES + meas_blk_bytes_of(c->op)], c->bytes);
 	if (!c->done)
 		return;
-	row[MEAS_ROW_DISC + meas_blk_disc_item(c->op, c->flags)]++;
+	blk_row_add(&row[MEAS_ROW_DISC + meas_blk_disc_item(c->op, c->flags)],
+		    1);
 	if (k != MEAS_BLK_K_READ && k != MEAS_BLK_K_WRITE)
-		row[MEAS_ROW_DONE + k]++;
+		blk_row_add(&row[MEAS_ROW_DONE + k], 1);
 	if (!tr) {
-		row[MEAS_ROW_UNTIMED + k]++;
+		blk_row_add(&row[MEAS_ROW_UNTIMED + k], 1);
 		return;
 	}
 	q = now - tr->insert_ns;
-	row[MEAS_ROW_NS + k] += q;
+	blk_row_add(&row[MEAS_ROW_NS + k], q);
 	if (issue)
-		row[MEAS_ROW_SERVICE] += now - issue;
+		blk_row_add(&row[MEAS_ROW_SERVICE], now - issue);
 	g = meas_blk_kind_group(k);
 	if (g < MEAS_C0_LAT_NR_OPS)
-		row[MEAS_ROW_BUCKET + g * MEAS_C0_LAT_BUCKETS +
-		    meas_lat_bucket(q)]++;
+		blk_row_add(&row[MEAS_ROW_BUCKET + g * MEAS_C0_LAT_BUCKETS +
+				 meas_lat_bucket(q)], 1);
 }
 
 static void blk_count_tape(struct meas_blk *b, struct meas_blk_c0 *c0,
@@ -568,8 +579,9 @@ static void blk_count_tape(struct meas_blk *b, struct meas_blk_c0 *c0,
 	u32 slot = meas_devtab_find(&b->tapes, ev->rec.dev);
 
 	if (ev->c.done)
-		this_cpu_read(*c0->tape_rows)[slot * MEAS_TAPE_ROW_WORDS +
-					     meas_blk_unit_item(ev->rec.op)]++;
+		blk_row_add(this_cpu_read(*c0->tape_rows) +
+			    slot * MEAS_TAPE_ROW_WORDS +
+			    meas_blk_unit_item(ev->rec.op), 1);
 }
 
 /*
