@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <asm/irq_regs.h>
 #include "clock.h"
+#include "core/taskflags.h"
 
 /**
  * meas_clock_pc_fill() - the PC record of the interrupted context
@@ -35,7 +36,7 @@ void meas_clock_pc_fill(struct meas_clock_pc *rec, struct pt_regs *regs)
 		rec->ip = 0;
 		rec->hdr.flags |= MEAS_REC_NOREGS;
 	}
-	if (is_idle_task(p))
+	if (meas_taskflags_idle(p))
 		rec->hdr.flags |= MEAS_REC_IDLE;
 	rec->pid = task_pid_nr(p);
 	rec->tgid = task_tgid_nr(p);

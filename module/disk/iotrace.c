@@ -80,6 +80,19 @@ static struct meas_io_record *ring_slot(const struct meas_io_ring *r, u32 p,
 					 MEAS_IO_RECORD_WORDS);
 }
 
+/*
+ * The readers copy slots the writers may be overwriting meanwhile (the
+ * ring is lapped, not locked): what they read is judged afterwards
+ * against the partitions' counts (iotrace_whole(), iotrace_settle()) and
+ * dropped if a writer may have touched it, never trusted as read.  The
+ * race is intended, so these reads are data_race() (KCSAN).
+ */
+static void iotrace_copy(void *to, const void *from, size_t n)
+{
+	/* judged afterwards, never trusted as read (above) */
+	data_race(memcpy(to, from, n));
+}
+
 /**
  * meas_iotrace_begin() - the next record of this CPU's partition
  * @r: the ring
@@ -315,7 +328,7 @@ static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
 	pid_t me = task_tgid_nr(current);
 
 	iotrace_fold(cls);
-	memcpy(out, cls->region + word, n * sizeof(u64));
+	iotrace_copy(out, cls->region + word, n * sizeof(u64));
 	if (perfmon_capable())
 		return;
 	meas_inject_io_snap(snap_wrapped, r);
@@ -325,7 +338,7 @@ static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
 		if (w == first + k * rw && end == first + (k + 1) * rw) {
 			rec = (const struct meas_io_record *)(out + (w - word));
 		} else {
-			memcpy(&whole, r->rec + k * rw, sizeof(whole));
+			iotrace_copy(&whole, r->rec + k * rw, sizeof(whole));
 			rec = &whole;
 		}
 		if (rec->tgid != me || !iotrace_whole(r, k, rec))
@@ -382,7 +395,8 @@ struct iotrace_batch {
 
 static u64 slot_time(const struct meas_io_ring *r, u32 p, u64 pos)
 {
-	return READ_ONCE(ring_slot(r, p, pos)->complete_ns);
+	/* a key of the merge: the copy it picks is judged (iotrace_copy()) */
+	return data_race(READ_ONCE(ring_slot(r, p, pos)->complete_ns));
 }
 
 /* Take up to @bt->max records, oldest completion first. */
@@ -407,7 +421,8 @@ static void iotrace_merge(const struct meas_io_ring *r, const u64 *base,
 		if (i < 0)
 			break;
 		pos = bt->start[i] + bt->taken[i]++;
-		memcpy(&bt->out[bt->n], ring_slot(r, i, pos), sizeof(*bt->out));
+		iotrace_copy(&bt->out[bt->n], ring_slot(r, i, pos),
+			     sizeof(*bt->out));
 		bt->src[bt->n++] = i;
 		if (--bt->heads[i].left)
 			bt->heads[i].key = slot_time(r, i, pos + 1);

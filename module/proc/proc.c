@@ -29,7 +29,6 @@
 #include <linux/major.h>
 #include <linux/kdev_t.h>
 #include <linux/compat.h>
-#include <linux/compiler.h>
 #include <linux/rcupdate.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -42,6 +41,7 @@
 #include "proc.h"
 #include "core/compat.h"
 #include "core/seen.h"
+#include "core/taskflags.h"
 #include "core/class.h"
 #include "core/xds.h"
 #include "core/tp.h"
@@ -121,13 +121,7 @@ static bool proc_terminal_read(struct task_struct *prev)
 	struct file *f;
 	long nr;
 
-	/*
-	 * PF_KTHREAD is fixed before a task first runs; the kernel sets
-	 * other bits of ->flags with plain stores on the running task
-	 * (capable()'s PF_SUPERPRIV), which this switch may interrupt
-	 * (KCSAN): only the fixed bit is read.
-	 */
-	if ((data_race(prev->flags) & PF_KTHREAD) || in_compat_syscall())
+	if (meas_taskflags_kthread(prev) || in_compat_syscall())
 		return false;
 	nr = syscall_get_nr(prev, regs);
 	if (nr != __NR_read && nr != __NR_readv && nr != __NR_pread64 &&
@@ -251,9 +245,9 @@ void meas_proc_switch(struct proc_tab *tab, enum meas_stop stop,
 	struct proc_thr *t, *in = NULL;
 
 	/* next is likely the last to have left: find it before prev does */
-	if (!is_idle_task(next))
+	if (!meas_taskflags_idle(next))
 		in = proc_find(tab, pc, next);
-	if (!is_idle_task(prev)) {
+	if (!meas_taskflags_idle(prev)) {
 		t = pc->task == prev ? pc->rec : meas_proctab_find(tab, prev);
 		if (t)
 			proc_switch_out(t, proc_stop_reason(stop, prev), now);

@@ -30,6 +30,7 @@
 #include "stop.h"
 #include "core/compat.h"
 #include "core/seen.h"
+#include "core/taskflags.h"
 #include "core/inject.h"
 
 struct sched_cpu {
@@ -103,7 +104,7 @@ static bool c0_run_ends(struct task_struct *next)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
 
-	return !sc->valid || sc->idle != is_idle_task(next);
+	return !sc->valid || sc->idle != meas_taskflags_idle(next);
 }
 
 /* End this CPU's run at @now and start the next; interrupts are off. */
@@ -132,16 +133,16 @@ static void c0_switch(enum meas_stop stop, struct task_struct *prev,
 		      struct task_struct *next, u64 now)
 {
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
-	bool to_idle = is_idle_task(next);
+	bool to_idle = meas_taskflags_idle(next);
 
 	if (c0_run_ends(next))
 		c0_new_run(sc, prev, to_idle, now);
 
-	if (!is_idle_task(prev) && !to_idle) {
+	if (!meas_taskflags_idle(prev) && !to_idle) {
 		__this_cpu_inc(sched_cpus->busy_stop[stop]);
 		return;
 	}
-	if (!is_idle_task(prev))
+	if (!meas_taskflags_idle(prev))
 		__this_cpu_inc(sched_cpus->item[sched_stop_item[stop]]);
 	if (!to_idle)
 		__this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
@@ -249,8 +250,8 @@ static __always_inline bool c0_switch_busy(bool preempt,
 	struct sched_cpu *sc = this_cpu_ptr(sched_cpus);
 	unsigned int sw;
 
-	if (unlikely(!sc->valid || sc->idle || is_idle_task(prev) ||
-		     is_idle_task(next)))
+	if (unlikely(!sc->valid || sc->idle || meas_taskflags_idle(prev) ||
+		     meas_taskflags_idle(next)))
 		return false;
 	sw = meas_stop_switch_flags(preempt, prev, prev_state);
 	__this_cpu_inc(sched_cpus->busy_stop[sched_stop_of_sw[sw]]);
@@ -411,7 +412,7 @@ static void sched_init_cpu(void *unused)
 		return;
 	raw_write_seqcount_begin(&sc->seq);
 	sc->since = local_clock();
-	sc->idle = is_idle_task(current);
+	sc->idle = meas_taskflags_idle(current);
 	sc->valid = true;
 	raw_write_seqcount_end(&sc->seq);
 }
