@@ -34,6 +34,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <linux/meas.h>
+#include <asm/local64.h>
 #include <trace/events/block.h>
 #include "core/class.h"
 #include "core/ctl.h"
@@ -110,13 +111,17 @@ void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out)
 }
 
 /*
- * Add @v to a word of this CPU's row.  This CPU alone writes its rows,
- * with interrupts off, so the read of the word is plain; other CPUs read
- * it as it changes (meas_blk_sum_row()), so the store is whole (KCSAN).
+ * Add @v to a word of this CPU's rows (counters or depth).  This CPU
+ * alone writes them; other CPUs read them as they change
+ * (meas_blk_sum_row(), meas_blk_inflight()), so each store must be
+ * whole (KCSAN).  A local64_t add is whole and, on x86, one instruction
+ * (no lock prefix, and nothing for KCSAN to instrument), where
+ * WRITE_ONCE(*w, *w + v) is a load, an add and a store.  The words stay
+ * plain u64 for their readers: local64_t has their layout.
  */
 static __always_inline void blk_row_add(u64 *w, u64 v)
 {
-	WRITE_ONCE(*w, *w + v);
+	local64_add(v, (local64_t *)w);
 }
 
 /* ---- what the kernel's request flags mean ------------------------------ */
@@ -314,12 +319,7 @@ static __always_inline void blk_depth_add(struct meas_blk *b, u32 slot, unsigned
 		     !test_bit(cpu, blk_depth_cpus(b, slot))))
 		blk_depth_join(b, slot, cpu);
 	d = this_cpu_read(*b->depth) + slot * MEAS_DEPTH_WORDS + word;
-	/*
-	 * This CPU alone writes its count, with interrupts off, so its own
-	 * read of it is plain; other CPUs read it as it changes
-	 * (meas_blk_inflight()), so the store is whole (KCSAN).
-	 */
-	WRITE_ONCE(*d, *d + 1);
+	blk_row_add(d, 1);
 }
 
 /*
