@@ -34,6 +34,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <linux/meas.h>
+#include <asm/local64.h>
 #include <trace/events/block.h>
 #include "core/class.h"
 #include "core/ctl.h"
@@ -110,13 +111,17 @@ void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out)
 }
 
 /*
- * Add @v to a word of this CPU's row.  This CPU alone writes its rows,
- * with interrupts off, so the read of the word is plain; other CPUs read
- * it as it changes (meas_blk_sum_row()), so the store is whole (KCSAN).
+ * Add @v to a word of this CPU's rows (counters or depth).  This CPU
+ * alone writes them; other CPUs read them as they change
+ * (meas_blk_sum_row(), meas_blk_inflight()), so each store must be
+ * whole (KCSAN).  A local64_t add is whole and, on x86, one instruction
+ * (no lock prefix, and nothing for KCSAN to instrument), where
+ * WRITE_ONCE(*w, *w + v) is a load, an add and a store.  The words stay
+ * plain u64 for their readers: local64_t has their layout.
  */
 static __always_inline void blk_row_add(u64 *w, u64 v)
 {
-	WRITE_ONCE(*w, *w + v);
+	local64_add(v, (local64_t *)w);
 }
 
 /* ---- what the kernel's request flags mean ------------------------------ */
@@ -154,43 +159,70 @@ static unsigned int blk_op(meas_opf_t opf)
 }
 
 /*
- * One request flag to its MEAS_IO_F_ bit: both are single bits, so this
- * is a mask and a shift by a constant, with no loop and no table (the
- * completion probe runs it for every request).
+ * The request flags meas reports, each REQ_* bit with its MEAS_IO_F_*
+ * bit (the uapi's, fixed; the kernel's move between releases).
  */
-static __always_inline u32 blk_flag(u32 o, u32 req, u32 meas)
-{
-	return (u32)(((u64)(o & req) * meas) / req);
-}
+#define BLK_FLAG(name)	{ (__force u32)REQ_##name, MEAS_IO_F_##name }
+static const struct {
+	u32 req;
+	u32 meas;
+} blk_flag_map[] = {
+	BLK_FLAG(SYNC), BLK_FLAG(META), BLK_FLAG(PRIO), BLK_FLAG(FUA),
+	BLK_FLAG(PREFLUSH), BLK_FLAG(RAHEAD), BLK_FLAG(BACKGROUND),
+	BLK_FLAG(NOWAIT), BLK_FLAG(POLLED), BLK_FLAG(SWAP), BLK_FLAG(IDLE),
+};
+
+/* Those of subclass 1: the flags meas_blk_disc_item() reads. */
+#define BLK_DISC_FLAGS	(MEAS_IO_F_SYNC | MEAS_IO_F_FUA | MEAS_IO_F_PREFLUSH | \
+			 MEAS_IO_F_RAHEAD | MEAS_IO_F_BACKGROUND | \
+			 MEAS_IO_F_NOWAIT | MEAS_IO_F_POLLED | MEAS_IO_F_SWAP)
 
 /*
- * Subclass 1's flags of a request: those meas_blk_disc_item() reads, of
- * a read or a write (the others are control operations): what class 0
- * alone computes, about half of all of them.
+ * The REQ_* bits of the map lie in one window of the request's flags
+ * (bits 11 to 25 in 6.1, 11 to 24 in 7.3); each half of it indexes a
+ * table of the MEAS_IO_F_* bits it holds, made once by meas_blk_init().
+ * Two loads in place of a mask and a shift a flag: the completion probe
+ * translates the flags of every request (class 14 all eleven, class 0
+ * subclass 1's eight).
  */
-static u32 blk_disc_flags(meas_opf_t opf)
-{
-	u32 o = (__force u32)opf;
+#define BLK_FLAG_REQS	((__force u32)(REQ_SYNC | REQ_META | REQ_PRIO | \
+			 REQ_FUA | REQ_PREFLUSH | REQ_RAHEAD | REQ_BACKGROUND | \
+			 REQ_NOWAIT | REQ_POLLED | REQ_SWAP | REQ_IDLE))
+#define BLK_FLAG_LO	__builtin_ctz(BLK_FLAG_REQS)
+#define BLK_FLAG_SPAN	(32 - __builtin_clz(BLK_FLAG_REQS) - BLK_FLAG_LO)
+#define BLK_FLAG_HALF	((BLK_FLAG_SPAN + 1) / 2)
+#define BLK_FLAG_MASK	((1U << BLK_FLAG_HALF) - 1)
 
-	return blk_flag(o, (__force u32)REQ_SYNC, MEAS_IO_F_SYNC) |
-	       blk_flag(o, (__force u32)REQ_FUA, MEAS_IO_F_FUA) |
-	       blk_flag(o, (__force u32)REQ_PREFLUSH, MEAS_IO_F_PREFLUSH) |
-	       blk_flag(o, (__force u32)REQ_RAHEAD, MEAS_IO_F_RAHEAD) |
-	       blk_flag(o, (__force u32)REQ_BACKGROUND, MEAS_IO_F_BACKGROUND) |
-	       blk_flag(o, (__force u32)REQ_NOWAIT, MEAS_IO_F_NOWAIT) |
-	       blk_flag(o, (__force u32)REQ_POLLED, MEAS_IO_F_POLLED) |
-	       blk_flag(o, (__force u32)REQ_SWAP, MEAS_IO_F_SWAP);
+static u16 blk_flag_tab[2][1 << BLK_FLAG_HALF] __read_mostly;
+
+static void blk_flag_tab_init(void)
+{
+	unsigned int h, i, f;
+	u32 bits;
+
+	BUILD_BUG_ON(BLK_FLAG_HALF > 8);
+	for (h = 0; h < 2; h++)
+		for (i = 0; i <= BLK_FLAG_MASK; i++) {
+			bits = i << (BLK_FLAG_LO + h * BLK_FLAG_HALF);
+			for (f = 0; f < ARRAY_SIZE(blk_flag_map); f++)
+				if (bits & blk_flag_map[f].req)
+					blk_flag_tab[h][i] |= blk_flag_map[f].meas;
+		}
 }
 
-/* Every flag class 14 records. */
-static u32 blk_flags(meas_opf_t opf)
+/* Every flag class 14 records (MEAS_IO_F_SYNC .. MEAS_IO_F_IDLE). */
+static __always_inline u32 blk_flags(meas_opf_t opf)
 {
-	u32 o = (__force u32)opf;
+	u32 o = (__force u32)opf >> BLK_FLAG_LO;
 
-	return blk_disc_flags(opf) |
-	       blk_flag(o, (__force u32)REQ_META, MEAS_IO_F_META) |
-	       blk_flag(o, (__force u32)REQ_PRIO, MEAS_IO_F_PRIO) |
-	       blk_flag(o, (__force u32)REQ_IDLE, MEAS_IO_F_IDLE);
+	return blk_flag_tab[0][o & BLK_FLAG_MASK] |
+	       blk_flag_tab[1][(o >> BLK_FLAG_HALF) & BLK_FLAG_MASK];
+}
+
+/* Subclass 1's flags of a request. */
+static __always_inline u32 blk_disc_flags(meas_opf_t opf)
+{
+	return blk_flags(opf) & BLK_DISC_FLAGS;
 }
 
 /*
@@ -314,12 +346,7 @@ static __always_inline void blk_depth_add(struct meas_blk *b, u32 slot, unsigned
 		     !test_bit(cpu, blk_depth_cpus(b, slot))))
 		blk_depth_join(b, slot, cpu);
 	d = this_cpu_read(*b->depth) + slot * MEAS_DEPTH_WORDS + word;
-	/*
-	 * This CPU alone writes its count, with interrupts off, so its own
-	 * read of it is plain; other CPUs read it as it changes
-	 * (meas_blk_inflight()), so the store is whole (KCSAN).
-	 */
-	WRITE_ONCE(*d, *d + 1);
+	blk_row_add(d, 1);
 }
 
 /*
@@ -1191,5 +1218,6 @@ void meas_blk_misc_sum(struct meas_blk *b, struct meas_blk_misc *out)
 /* Bind the tracepoints by name, once, at module load. */
 void meas_blk_init(void)
 {
+	blk_flag_tab_init();
 	meas_tp_bind(blk_tps, ARRAY_SIZE(blk_tps));
 }
