@@ -6,10 +6,12 @@
  *
  * The probes are registered once while class 0 or class 14 is enabled
  * (a user count under meas_sir), and take the unit as their data.  On
- * the hot path everything is per CPU: counters are plain increments of
- * this CPU's rows with interrupts off, the device lookup is a few plain
- * reads (disks.c), and a request's record is one cache line claimed with
- * one cmpxchg (track.c).  Nothing is allocated and no lock is taken.
+ * the hot path everything is per CPU: counters are local64 adds to this
+ * CPU's rows, whole against an interrupt on the same CPU, so class 0
+ * never turns interrupts off (only class 14's ring write does); the
+ * device lookup is a few plain reads (disks.c), and a request's record
+ * is one cache line claimed with one cmpxchg (track.c).  Nothing is
+ * allocated and no lock is taken.
  *
  * A request enters at block_rq_insert, or at block_rq_issue when the
  * block layer issued it without inserting it (no I/O scheduler, a plug
@@ -116,8 +118,11 @@ void meas_blk_sum_row(u64 *__percpu *rows, u32 row, size_t words, u64 *out)
  * (meas_blk_sum_row(), meas_blk_inflight()), so each store must be
  * whole (KCSAN).  A local64_t add is whole and, on x86, one instruction
  * (no lock prefix, and nothing for KCSAN to instrument), where
- * WRITE_ONCE(*w, *w + v) is a load, an add and a store.  The words stay
- * plain u64 for their readers: local64_t has their layout.
+ * WRITE_ONCE(*w, *w + v) is a load, an add and a store.  It is also
+ * whole against an interrupt on this CPU that adds to the same word
+ * (a completion interrupting a submission's probe), which is why the
+ * class 0 probes need not turn interrupts off.  The words stay plain
+ * u64 for their readers: local64_t has their layout.
  */
 static __always_inline void blk_row_add(u64 *w, u64 v)
 {
@@ -306,12 +311,15 @@ u64 meas_blk_inflight(struct meas_blk *b, u32 slot)
 static u64 blk_depth_now(struct meas_blk *b, u32 slot)
 {
 	const u64 *d;
+	u64 in, out;
 
 	if (READ_ONCE(b->depth_sole[slot]) != smp_processor_id())
 		return meas_blk_inflight(b, slot);
+	/* an interrupt's completion may count out between the two reads */
 	d = this_cpu_read(*b->depth) + slot * MEAS_DEPTH_WORDS;
-	return d[MEAS_DEPTH_IN] > d[MEAS_DEPTH_OUT] ?
-	       d[MEAS_DEPTH_IN] - d[MEAS_DEPTH_OUT] : 0;
+	in = READ_ONCE(d[MEAS_DEPTH_IN]);
+	out = READ_ONCE(d[MEAS_DEPTH_OUT]);
+	return in > out ? in - out : 0;
 }
 
 /*
@@ -321,9 +329,12 @@ static u64 blk_depth_now(struct meas_blk *b, u32 slot)
  */
 static void blk_depth_join(struct meas_blk *b, u32 slot, unsigned int cpu)
 {
+	u32 was;
+
 	set_bit(cpu, blk_depth_cpus(b, slot));
-	if (cmpxchg(&b->depth_sole[slot], MEAS_DEPTH_NONE, cpu) !=
-	    MEAS_DEPTH_NONE)
+	/* an interrupt on this CPU may have joined it in between */
+	was = cmpxchg(&b->depth_sole[slot], MEAS_DEPTH_NONE, cpu);
+	if (was != MEAS_DEPTH_NONE && was != cpu)
 		WRITE_ONCE(b->depth_sole[slot], MEAS_DEPTH_MANY);
 	/*
 	 * A reader that sees the count sees the CPU in the map, and the sole
@@ -333,7 +344,7 @@ static void blk_depth_join(struct meas_blk *b, u32 slot, unsigned int cpu)
 	smp_mb();
 }
 
-/* Count a request in or out of its disk's queue; interrupts are off. */
+/* Count a request in or out of its disk's queue; preemption is off. */
 static __always_inline void blk_depth_add(struct meas_blk *b, u32 slot, unsigned int word)
 {
 	unsigned int cpu;
@@ -388,7 +399,11 @@ static u64 blk_entry_ns(struct request *rq, u64 now)
 /*
  * A request (or bio) enters its disk's queue: record who and when, and
  * count the queue length it found.  A request the full table cannot hold
- * is still counted in the histogram, and in track_full.
+ * is still counted in the histogram, and in track_full.  Interrupts stay
+ * on: a completion interrupting this touches another request's record
+ * and adds to the words whole (blk_row_add()); it may leave the queue
+ * between the reading of its length and this request's count in, and
+ * the length found is then that of a moment earlier.
  */
 static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 					struct gendisk *disk, u64 now)
@@ -397,9 +412,7 @@ static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 	u64 depth = 0;
 	struct meas_track_rec *rec;
 	struct meas_blk_c0 *c0;
-	unsigned long irq;
 
-	local_irq_save(irq);
 	if (slot != MEAS_NOSLOT)
 		depth = blk_depth_now(b, slot);
 	rec = meas_track_claim(&b->track, key);
@@ -414,18 +427,13 @@ static struct meas_track_rec *blk_enter(struct meas_blk *b, unsigned long key,
 		blk_row_add(this_cpu_read(*c0->rows) + slot * MEAS_ROW_WORDS +
 			    MEAS_ROW_DISC + MEAS_C0_DISC_QLEN0 +
 			    meas_blk_bucket(depth), 1);
-	local_irq_restore(irq);
 	return rec;
 }
 
 /* A request leaves without a completion of its own. */
 static void blk_leave(struct meas_blk *b, struct meas_track_rec *rec)
 {
-	unsigned long irq;
-
-	local_irq_save(irq);
 	blk_depth_add(b, rec->devslot, MEAS_DEPTH_OUT);
-	local_irq_restore(irq);
 	meas_track_release(rec);
 }
 
@@ -489,7 +497,6 @@ static void blk_rq_requeue(void *data, struct request *rq)
 	struct meas_track_rec *rec = meas_track_find(&b->track,
 						     (unsigned long)rq);
 	struct meas_blk_c0 *c0;
-	unsigned long irq;
 	u32 slot;
 
 	/*
@@ -503,7 +510,6 @@ static void blk_rq_requeue(void *data, struct request *rq)
 				blk_entry_ns(rq, 0));
 	if (rec)
 		rec->flags |= MEAS_TRACK_REQUEUED | MEAS_TRACK_EVER_REQUEUED;
-	local_irq_save(irq);
 	c0 = rcu_dereference_sched(b->c0);
 	if (c0) {
 		slot = rec ? rec->devslot : blk_disk_slot(b, meas_rq_disk(rq));
@@ -512,7 +518,6 @@ static void blk_rq_requeue(void *data, struct request *rq)
 				    slot * MEAS_ROW_WORDS + MEAS_ROW_DISC +
 				    MEAS_C0_DISC_BUSY, 1);
 	}
-	local_irq_restore(irq);
 }
 
 /* @rq was merged into another request and is freed. */
@@ -641,7 +646,7 @@ static void blk_from_track(struct blk_event *ev,
 		r->flags |= MEAS_IO_F_REQUEUED;
 }
 
-/* Class 0's part of a disk's completion event; interrupts are off. */
+/* Class 0's part of a disk's completion event; preemption is off. */
 static __always_inline void blk_count_c0(struct meas_blk *b,
 					 struct gendisk *disk,
 					 const struct blk_counted *c,
@@ -667,7 +672,12 @@ static void blk_left(struct meas_blk *b, bool done, struct meas_track_rec *tr)
 		blk_depth_add(b, tr->devslot, MEAS_DEPTH_OUT);
 }
 
-/* Count and record a completion; @tr is the request's record, or NULL. */
+/*
+ * Count and record a completion; @tr is the request's record, or NULL.
+ * Interrupts are off from the clock read to the record's publication:
+ * a CPU's records are in time order, one writer at a time
+ * (meas_iotrace_begin()).
+ */
 static void blk_complete(struct meas_blk *b, struct blk_event *ev,
 			 struct meas_track_rec *tr)
 {
@@ -717,6 +727,7 @@ static meas_opf_t blk_rq_opf(struct request *rq)
  * A completion of a disk's request while class 14 is not enabled: class
  * 0 counts it, and no record is built (a record's 128 bytes, made and
  * then thrown away, were a third of what a completion cost class 0).
+ * Interrupts stay on, as in blk_enter(): every word is added whole.
  */
 static void blk_rq_count(struct meas_blk *b, struct request *rq,
 			 struct gendisk *disk, unsigned int nr_bytes,
@@ -730,7 +741,6 @@ static void blk_rq_count(struct meas_blk *b, struct request *rq,
 	};
 	struct meas_track_rec *tr = meas_track_find(&b->track,
 						     (unsigned long)rq);
-	unsigned long irq;
 	u64 now;
 
 	if (c.kind == MEAS_BLK_K_WRITE)
@@ -738,12 +748,10 @@ static void blk_rq_count(struct meas_blk *b, struct request *rq,
 	c.op = blk_op(opf);
 	if (c.kind == MEAS_BLK_K_READ || c.kind == MEAS_BLK_K_WRITE)
 		c.flags = blk_disc_flags(opf);
-	local_irq_save(irq);
 	now = ktime_get_ns();
 	blk_count_c0(b, disk, &c, tr, now,
 		     tr ? blk_issue_of(meas_rq_issue_ns(rq), tr) : 0);
 	blk_left(b, done, tr);
-	local_irq_restore(irq);
 	if (done && tr)
 		meas_track_release(tr);
 }
@@ -790,7 +798,8 @@ static void blk_fill_record(struct meas_io_record *r, struct request *rq,
 /*
  * A completion of a disk's request while class 14 is enabled: class 0
  * counts it as above, and its record is written where it goes, in this
- * CPU's partition of the ring, not built on the stack and copied there.
+ * CPU's partition of the ring, not built on the stack and copied there;
+ * interrupts are off for the ring, as in blk_complete().
  */
 static noinline void blk_rq_trace(struct meas_blk *b, struct request *rq,
 				  struct gendisk *disk, blk_status_t error,
