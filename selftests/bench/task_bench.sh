@@ -13,7 +13,9 @@ reps=${MEAS_BENCH_REPS:-7}
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-lsmod | grep -q '^meas ' || insmod "${MEAS_KO:-module/meas.ko}"
+# the module as the caller left it: loaded here, unloaded here
+loaded=
+lsmod | grep -q '^meas ' || { insmod "${MEAS_KO:-module/meas.ko}"; loaded=1; }
 for mode in "" "-s"; do
 	n=30000
 	[ -n "$mode" ] && n=1000000
@@ -35,3 +37,4 @@ for mode in "" "-s"; do
 	awk -v b="$base" -v m="$meas" -v w="$name" 'BEGIN { printf "task measurement, %s: ratio measured/unmeasured %.3f (slowdown %.1f%%)\n", w, m / b, (1 - m / b) * 100 }'
 	[ -z "$mode" ] || awk -v b="$base" -v m="$meas" 'BEGIN { printf "BENCH-RATIO syscall svc %.3f\n", m / b }'
 done
+[ -z "$loaded" ] || rmmod meas
