@@ -663,8 +663,12 @@ static __always_inline void blk_count_c0(struct meas_blk *b,
 		blk_count_disk(c0, slot, c, tr, now, issue);
 }
 
-/* A request's last event: it leaves its queue, or was never seen in it. */
-static void blk_left(struct meas_blk *b, bool done, struct meas_track_rec *tr)
+/*
+ * A request's last event: it leaves its queue, or was never seen in it.
+ * Inline: every completion ends here.
+ */
+static __always_inline void blk_left(struct meas_blk *b, bool done,
+				     struct meas_track_rec *tr)
 {
 	if (done && !tr)
 		this_cpu_inc(b->misc->untracked);

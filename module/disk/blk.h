@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <asm/barrier.h>
 #include <linux/cache.h>
 #include <linux/sched.h>
 #include <linux/blkdev.h>
@@ -177,7 +178,15 @@ static inline struct meas_track_rec *meas_track_find(struct meas_track *t,
 	return NULL;
 }
 
-void meas_track_release(struct meas_track_rec *rec);
+/*
+ * The request left: its record may be claimed again.  Inline: one store
+ * at every completion.
+ */
+static inline void meas_track_release(struct meas_track_rec *rec)
+{
+	/* The reads of the record before it is free for a claimer. */
+	smp_store_release(&rec->key, 0);
+}
 
 /*
  * A class 0 counter row per device-table slot: MEAS_ROW_WORDS words

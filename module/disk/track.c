@@ -90,10 +90,3 @@ struct meas_track_rec *meas_track_claim_near(struct meas_track *t,
 		}
 	return NULL;
 }
-
-/* The request left: its record may be claimed again. */
-void meas_track_release(struct meas_track_rec *rec)
-{
-	/* The reads of the record before it is free for a claimer. */
-	smp_store_release(&rec->key, 0);
-}
