@@ -43,6 +43,7 @@
 #include "core/tp.h"
 #include "core/params.h"
 #include "blk.h"
+#include "ioring.h"
 #include "core/compat.h"
 #include "core/inject.h"
 
@@ -819,7 +820,8 @@ static noinline void blk_rq_trace(struct meas_blk *b, struct request *rq,
 	};
 	struct meas_track_rec *tr = meas_track_find(&b->track,
 						     (unsigned long)rq);
-	int status = blk_status_to_errno(error);
+	/* the kernel's conversion is a call: not for a request that succeeded */
+	int status = error == BLK_STS_OK ? 0 : blk_status_to_errno(error);
 	struct meas_io_ring *ring;
 	struct meas_io_record *r;
 	unsigned long irq;

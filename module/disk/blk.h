@@ -296,7 +296,5 @@ void meas_iotrace_release(void *state);
 struct meas_io_record;
 void meas_iotrace_write(struct meas_io_ring *ring,
 			struct meas_io_record *rec);
-struct meas_io_record *meas_iotrace_begin(struct meas_io_ring *r);
-void meas_iotrace_end(struct meas_io_ring *r, const struct meas_io_record *rec);
 
 #endif /* _MEAS_BLK_H */

@@ -23,7 +23,6 @@
 #include <linux/rcupdate.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -35,50 +34,14 @@
 #include "core/uarg.h"
 #include "logic/rescode.h"
 #include "blk.h"
+#include "ioring.h"
 #include "core/inject.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
 #define IOTRACE_BATCH	8192
 
-/**
- * struct meas_io_ring - the class 14 region, as the writers see it
- * @hdr: item 0 of entry 0
- * @rec: word 0 of entry 1, the first record
- * @parts: partitions
- * @per_part: records per partition
- * @session: MEAS_IO_H_SESSION
- * @full_base: the block unit's track_full when the ring started
- * @stale_base: and its stale count
- * @folded: per partition, the records written when iotrace_fold() last
- *	looked (under meas_sir)
- */
-struct meas_io_ring {
-	u64 *hdr;
-	u64 *rec;
-	u32 parts;
-	u64 per_part;
-	u64 session;
-	u64 full_base;
-	u64 stale_base;
-	u64 *folded;
-};
-
 /* Enablings of class 14 so far; under meas_sir. */
 static u64 iotrace_sessions;
-
-static u64 *ring_part(const struct meas_io_ring *r, u32 p)
-{
-	return r->hdr + MEAS_IO_H_PART0 + (u64)p * MEAS_IO_PART_WORDS;
-}
-
-static struct meas_io_record *ring_slot(const struct meas_io_ring *r, u32 p,
-					u64 pos)
-{
-	u64 entry = meas_ring_entry(p, pos, r->per_part);
-
-	return (struct meas_io_record *)(r->rec + (entry - 1) *
-					 MEAS_IO_RECORD_WORDS);
-}
 
 /*
  * The readers copy slots the writers may be overwriting meanwhile (the
@@ -91,50 +54,6 @@ static void iotrace_copy(void *to, const void *from, size_t n)
 {
 	/* judged afterwards, never trusted as read (above) */
 	data_race(memcpy(to, from, n));
-}
-
-/**
- * meas_iotrace_begin() - the next record of this CPU's partition
- * @r: the ring
- *
- * Called by the completion probes with interrupts off, so that a CPU's
- * records are in time order and one writer at a time uses a partition.
- * The slot is announced before it is written, and its cpu and seq are
- * set; the caller writes every other field in place, then calls
- * meas_iotrace_end().
- *
- * Return: the slot.
- */
-struct meas_io_record *meas_iotrace_begin(struct meas_io_ring *r)
-{
-	u32 cpu = smp_processor_id();
-	u64 *ph = ring_part(r, cpu), pos = ph[MEAS_IO_P_TOTAL];
-	struct meas_io_record *slot = ring_slot(r, cpu, pos);
-
-	WRITE_ONCE(ph[MEAS_IO_P_STARTED], pos + 1);
-	/* A reader that sees the new words must see the slot announced. */
-	smp_wmb();
-	slot->cpu = cpu;
-	slot->seq = pos;
-	return slot;
-}
-
-/**
- * meas_iotrace_end() - publish the record meas_iotrace_begin() gave
- * @r: the ring
- * @rec: the record, written
- */
-void meas_iotrace_end(struct meas_io_ring *r, const struct meas_io_record *rec)
-{
-	u32 cpu = rec->cpu;
-	u64 *ph = ring_part(r, cpu), pos = rec->seq;
-
-	if (rec->flags & MEAS_IO_F_UNTRACKED)
-		ph[MEAS_IO_P_UNTRACKED]++;
-	/* Pairs with the readers' acquire: the record before its count. */
-	smp_store_release(&ph[MEAS_IO_P_TOTAL], pos + 1);
-	WRITE_ONCE(ph[MEAS_IO_P_NEXT], meas_ring_entry(cpu, pos + 1,
-						       r->per_part));
 }
 
 /**
@@ -180,7 +99,7 @@ static void iotrace_format(struct meas_io_ring *r)
 	h[MEAS_IO_H_START] = ktime_get_ns();
 	h[MEAS_IO_H_START_REAL] = ktime_get_real_ns();
 	for (p = 0; p < r->parts; p++) {
-		u64 *ph = ring_part(r, p);
+		u64 *ph = meas_ioring_part(r, p);
 
 		ph[MEAS_IO_P_CPU] = p;
 		ph[MEAS_IO_P_FIRST] = meas_ring_entry(p, 0, r->per_part);
@@ -252,7 +171,7 @@ static void iotrace_fold(struct meas_class *cls)
 	u32 p;
 
 	for (p = 0; p < r->parts; p++) {
-		u64 *ph = ring_part(r, p);
+		u64 *ph = meas_ioring_part(r, p);
 
 		/* Pairs with the writer's release (meas_iotrace_write()). */
 		t = smp_load_acquire(&ph[MEAS_IO_P_TOTAL]);
@@ -276,7 +195,7 @@ static u64 iotrace_written(const struct meas_io_ring *r)
 	u32 p;
 
 	for (p = 0; p < r->parts; p++)
-		total += READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+		total += READ_ONCE(meas_ioring_part(r, p)[MEAS_IO_P_TOTAL]);
 	return total;
 }
 
@@ -307,7 +226,7 @@ static bool iotrace_whole(const struct meas_io_ring *r, u64 k,
 
 	/* the copy before the announcement: pairs with the writer's wmb */
 	smp_rmb();
-	started = READ_ONCE(ring_part(r, p)[MEAS_IO_P_STARTED]);
+	started = READ_ONCE(meas_ioring_part(r, p)[MEAS_IO_P_STARTED]);
 	return rec->cpu == p && q % r->per_part == k % r->per_part &&
 	       q < r->folded[p] && q + r->per_part >= started;
 }
@@ -396,7 +315,7 @@ struct iotrace_batch {
 static u64 slot_time(const struct meas_io_ring *r, u32 p, u64 pos)
 {
 	/* a key of the merge: the copy it picks is judged (iotrace_copy()) */
-	return data_race(READ_ONCE(ring_slot(r, p, pos)->complete_ns));
+	return data_race(READ_ONCE(meas_ioring_slot(r, p, pos)->complete_ns));
 }
 
 /* Take up to @bt->max records, oldest completion first. */
@@ -409,7 +328,7 @@ static void iotrace_merge(const struct meas_io_ring *r, const u64 *base,
 
 	for (p = 0; p < r->parts; p++) {
 		/* Pairs with the writer's release: the records it counts. */
-		head = smp_load_acquire(&ring_part(r, p)[MEAS_IO_P_TOTAL]);
+		head = smp_load_acquire(&meas_ioring_part(r, p)[MEAS_IO_P_TOTAL]);
 		bt->start[p] = meas_ring_start(base[p], head, r->per_part);
 		bt->taken[p] = 0;
 		bt->heads[p].left = head - bt->start[p];
@@ -421,7 +340,7 @@ static void iotrace_merge(const struct meas_io_ring *r, const u64 *base,
 		if (i < 0)
 			break;
 		pos = bt->start[i] + bt->taken[i]++;
-		iotrace_copy(&bt->out[bt->n], ring_slot(r, i, pos),
+		iotrace_copy(&bt->out[bt->n], meas_ioring_slot(r, i, pos),
 			     sizeof(*bt->out));
 		bt->src[bt->n++] = i;
 		if (--bt->heads[i].left)
@@ -444,8 +363,8 @@ static void iotrace_settle(const struct meas_io_ring *r, const u64 *base,
 	/* The copies before the announcements: pairs with the writer's wmb. */
 	smp_rmb();
 	for (p = 0; p < r->parts; p++) {
-		started = READ_ONCE(ring_part(r, p)[MEAS_IO_P_STARTED]);
-		head = READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+		started = READ_ONCE(meas_ioring_part(r, p)[MEAS_IO_P_STARTED]);
+		head = READ_ONCE(meas_ioring_part(r, p)[MEAS_IO_P_TOTAL]);
 		meas_ring_settle(base[p], bt->start[p], bt->taken[p], started,
 				 r->per_part, &span);
 		c->next[p] = span.cursor;
@@ -499,7 +418,7 @@ static int iotrace_collect(struct iotrace_cursor *c, struct iotrace_batch *bt,
 	}
 	if (k->flags & MEAS_IOTRACE_FROM_NOW)
 		for (p = 0; p < r->parts; p++)
-			base[p] = READ_ONCE(ring_part(r, p)[MEAS_IO_P_TOTAL]);
+			base[p] = READ_ONCE(meas_ioring_part(r, p)[MEAS_IO_P_TOTAL]);
 	iotrace_merge(r, base, bt);
 	iotrace_settle(r, base, c, bt, k);
 	return 0;
