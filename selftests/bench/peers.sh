@@ -87,14 +87,35 @@ lt_start() {
 	[ "$(lt_links $peer_pid)" -ge "$2" ] || { cat /tmp/peer.lt >&2; exit 1; }
 }
 
-lt_stop() {
-	kill -INT "$peer_pid"
+# whether the peer still runs (kill -0 also succeeds for a zombie)
+peer_alive() {
+	peer_st=$(sed 's/.*) \(.\).*/\1/' /proc/"$peer_pid"/stat 2>/dev/null) || return 1
+	[ -n "$peer_st" ] && [ "$peer_st" != Z ]
+}
+
+# SIGINT, and 120 s for the peer to print what it gathered and exit;
+# one that does not is killed and said so (bpftrace once hung there in
+# a 7.3 guest, and the benchmark waited for its VM's timeout)
+peer_stop() {
+	kill -INT "$peer_pid" 2>/dev/null || true
+	peer_i=0
+	while peer_alive && [ $peer_i -lt 1200 ]; do
+		sleep 0.1
+		peer_i=$((peer_i + 1))
+	done
+	if peer_alive; then
+		echo "peers: $1 did not exit within 120 s of SIGINT: killed" >&2
+		kill -KILL "$peer_pid" 2>/dev/null || true
+	fi
 	wait "$peer_pid" || true
 }
 
+lt_stop() {
+	peer_stop libbpf-tools
+}
+
 bt_stop() {
-	kill -INT "$peer_pid"
-	wait "$peer_pid" || true
+	peer_stop bpftrace
 }
 
 perf_start() {
@@ -113,7 +134,6 @@ perf_start() {
 
 # (what perf says it captured goes to the console, as PEER-PERF lines)
 perf_stop() {
-	kill -INT "$peer_pid"
-	wait "$peer_pid" || true
+	peer_stop perf
 	sed 's/^/PEER-PERF /' /tmp/peer.perf.log
 }
