@@ -7,7 +7,6 @@
 #include <linux/init.h>
 #include <linux/meas.h>
 #include "core/ctl.h"
-#include "core/dev.h"
 #include "core/tp.h"
 #include "sched/sched.h"
 #include "clock/clock.h"
@@ -15,6 +14,7 @@
 #include "proc/proc.h"
 #include "disk/blk.h"
 #include "task/task.h"
+#include "dev.h"
 
 static int __init meas_init(void)
 {
