@@ -47,7 +47,7 @@
 #include "core/tp.h"
 #include "core/inject.h"
 #include "sched/hook.h"
-#include "sched/stop.h"
+#include "core/stop.h"
 
 static unsigned int proc_slots = 32768;
 module_param(proc_slots, uint, 0644);

@@ -32,7 +32,7 @@
 #include <linux/percpu.h>
 #include <linux/overflow.h>
 #include "proc.h"
-#include "sched/stop.h"
+#include "core/stop.h"
 
 /* The counter of each stop reason (logic/stop.h) */
 const u8 meas_proc_stop_cnt[MEAS_STOP_NR] = {

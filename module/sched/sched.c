@@ -27,7 +27,7 @@
 #include "core/tp.h"
 #include "sched.h"
 #include "hook.h"
-#include "stop.h"
+#include "core/stop.h"
 #include "core/compat.h"
 #include "core/seen.h"
 #include "core/taskflags.h"
