@@ -22,7 +22,7 @@
 #include "clock/clock.h"
 #include "custom/custom.h"
 #include "proc/proc.h"
-#include "disk/blk.h"
+#include "disk/iotrace.h"
 #include "task/task.h"
 #include "dev.h"
 

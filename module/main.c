@@ -13,7 +13,9 @@
 #include "custom/custom.h"
 #include "proc/proc.h"
 #include "disk/blk.h"
+#include "disk/iotrace.h"
 #include "task/task.h"
+#include "classes.h"
 #include "dev.h"
 
 static int __init meas_init(void)

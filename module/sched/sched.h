@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Class 0, the global class: class0.c defines it (MEASSTATXDS), sched.c
- * counts its subclass 0 from the scheduler tracepoints.
+ * sched.c: class 0's subclass 0, from the scheduler tracepoints, and the
+ * hook the scheduler events of classes 0 and 15 share.  The definition of
+ * class 0 (classes.c) composes it with the disks.
  */
 #ifndef _MEAS_SCHED_SCHED_H
 #define _MEAS_SCHED_SCHED_H
 
 #include <linux/types.h>
 #include "core/class.h"
-
-extern const struct meas_class_ops meas_class0_ops;
 
 int meas_sched_init(void);
 int meas_sched_attach(struct meas_class *cls);
