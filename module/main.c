@@ -16,6 +16,7 @@
 #include "disk/iotrace.h"
 #include "task/task.h"
 #include "classes.h"
+#include "collectors.h"
 #include "dev.h"
 
 static int __init meas_init(void)
@@ -33,7 +34,7 @@ static int __init meas_init(void)
 	meas_blk_init();	/* disks and class 14: binds tracepoints */
 	meas_ctl_define(MEAS_CLASS_IO, &meas_class14_ops);
 	meas_ctl_define(MEAS_CLASS_PROC, &meas_class15_ops);
-	err = meas_clock_init();
+	err = meas_clock_init(meas_collectors);
 	if (err)
 		goto undefine_classes;
 	err = meas_genl_register();
