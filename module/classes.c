@@ -10,10 +10,13 @@
  * also fills the device table; subclass 2 (line printers) has entry 0
  * only: Linux has no line printer on the block layer.
  */
+#include <linux/meas.h>
 #include "core/class.h"
 #include "logic/blklogic.h"
 #include "sched/sched.h"
 #include "disk/disks.h"
+#include "proc/proc.h"
+#include "proc/procread.h"
 #include "classes.h"
 
 /* Room for max_disks disks and max_tapes tapes (blklogic.c). */
@@ -53,4 +56,58 @@ const struct meas_class_ops meas_class0_ops = {
 	.attach	= class0_attach,
 	.detach	= class0_detach,
 	.fold	= class0_fold,
+};
+
+/*
+ * Class 15, the process statistics (MEASPROCXDS): its table and probes
+ * (proc/proc.c) and its part of the scheduler hook (sched/sched.c).  The
+ * switch hook comes before the fork probe: a child the fork probe enters
+ * must meet the hook at its final switch-out, which unlinks its record.
+ */
+static int class15_attach(struct meas_class *cls)
+{
+	struct proc_tab *tab;
+	int rc = meas_proc_prepare(cls, &tab);
+
+	if (rc)
+		return rc;
+	if (meas_hook_attach_proc(tab)) {
+		rc = MEAS_START_NOLOCK;
+		goto end_table;
+	}
+	rc = meas_proc_start(tab);
+	if (rc)
+		goto detach_hook;
+	cls->priv = tab;
+	return MEAS_START_OK;
+
+detach_hook:
+	meas_hook_detach_proc();
+end_table:
+	meas_proc_end(tab);
+	return rc;
+}
+
+static void class15_detach(struct meas_class *cls)
+{
+	struct proc_tab *tab = cls->priv;
+
+	meas_proc_stop(tab);
+	meas_hook_detach_proc();
+	meas_proc_end(tab);
+	cls->priv = NULL;
+}
+
+/* Reads go through snap, which adds the live threads; nothing to fold. */
+static void class15_fold(struct meas_class *cls)
+{
+}
+
+const struct meas_class_ops meas_class15_ops = {
+	.name	= "process",
+	.shape	= meas_proc_shape,
+	.attach	= class15_attach,
+	.detach	= class15_detach,
+	.fold	= class15_fold,
+	.snap	= meas_procread_snap,
 };

@@ -6,5 +6,6 @@
 #include "core/class.h"
 
 extern const struct meas_class_ops meas_class0_ops;
+extern const struct meas_class_ops meas_class15_ops;
 
 #endif /* _MEAS_CLASSES_H */

@@ -12,6 +12,7 @@
 #include "clock/clock.h"
 #include "custom/custom.h"
 #include "proc/proc.h"
+#include "proc/genl.h"
 #include "disk/blk.h"
 #include "disk/iotrace.h"
 #include "task/task.h"
