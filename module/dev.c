@@ -20,7 +20,7 @@
 #include "core/uarg.h"
 #include "logic/rescode.h"
 #include "clock/clock.h"
-#include "custom/custom.h"
+#include "custom/custom_ioctl.h"
 #include "proc/procstats.h"
 #include "proc/filter.h"
 #include "disk/iotrace.h"
