@@ -17,8 +17,11 @@ checked:
   entry of that list is still used;
 - no include circle between units: a unit is a .c file and the .h of the
   same name, or a header without a .c of its own; unit A depends on unit
-  B when a file of A includes B's header.  So one header per unit makes
-  the includes show the calls: a circle here is a circle in the calls.
+  B when a file of A includes B's header;
+- each header declares only the functions and variables its own unit
+  defines, unless the section lists it as shared.  With one header per
+  unit the includes show the calls: a circle of includes is a circle of
+  calls, and a circle of calls cannot hide behind a shared header.
 
 Prints what it found and TAP; exits 1 on any failure.  The rules are
 data: another tree (tools/) is one more section, no code.
@@ -31,6 +34,17 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# What a file defines and a header declares, at file scope (column 0, as
+# kernel style writes it): a regular-expression reading, which may miss a
+# name, never invent one, so that check 5 fails only on a real finding.
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+PREPROC = re.compile(r'^#(?:[^\n]*\\\n)*[^\n]*', re.M)
+FUNC_DEF = re.compile(r'^(?!static\b)[A-Za-z_][^;{}()=]*?\b(\w+)\s*\([^;{}]*\)\s*\{', re.M)
+VAR_DEF = re.compile(r'^(?!static\b|extern\b|typedef\b|struct \w+ \{|enum\b|union\b)'
+                     r'[A-Za-z_][\w \t*]*?\b(\w+)\s*(?:\[[^\]]*\]\s*)*(?:=|;)', re.M)
+MACRO_DEF = re.compile(r'^(?:DEFINE_\w+|EXPORT_\w+)\((\w+)', re.M)
+FUNC_DECL = re.compile(r'^(?!static\b)[A-Za-z_][^;{}()=]*?\b(\w+)\s*\([^;{}]*\)\s*;', re.M)
+VAR_DECL = re.compile(r'^extern\b[^;(]*?\b(\w+)\s*(?:\[[^\]]*\]\s*)*;', re.M)
 
 
 class Section:
@@ -40,14 +54,14 @@ class Section:
         self.name = name
         self.root = os.path.normpath(os.path.join(top, cfg['root']))
         self.search = cfg.get('search', '.').split()
-        self.levels = []	# [[group, ...], ...] lowest first
+        self.levels = []  # [[group, ...], ...] lowest first
         self.level_of = {}
         for n, line in enumerate(cfg['levels'].strip().splitlines()):
             groups = [g.rstrip('/') or '.' for g in line.split()]
-            groups = ['.' if g == '.' else g for g in groups]
             self.levels.append(groups)
             for g in groups:
                 self.level_of[g] = n
+        self.shared = set(cfg.get('shared', '').split())
         self.allow = {}
         for line in cfg.get('allow', '').strip().splitlines():
             if not line.strip():
@@ -70,9 +84,9 @@ class Section:
 
     def files(self):
         out = []
-        for d, dirs, names in os.walk(self.root):
+        for d, dirs, fnames in os.walk(self.root):
             dirs.sort()
-            for f in sorted(names):
+            for f in sorted(fnames):
                 if f.endswith(('.c', '.h')) and not f.endswith('.mod.c'):
                     out.append(os.path.relpath(os.path.join(d, f), self.root))
         return out
@@ -97,6 +111,15 @@ def unit_of(rel, files):
     """A .c and its .h are one unit; a header without a .c is its own."""
     stem = rel[:-2]
     return stem if stem + '.c' in files else rel
+
+
+def names(text, header):
+    """The names a header declares, or a .c file defines."""
+    text = PREPROC.sub('', COMMENT.sub('', text))
+    if header:
+        return set(FUNC_DECL.findall(text)) | set(VAR_DECL.findall(text))
+    return set(FUNC_DEF.findall(text)) | set(VAR_DEF.findall(text)) | \
+        set(MACRO_DEF.findall(text))
 
 
 def circles(edges):
@@ -173,6 +196,7 @@ def check(sec, tap):
     edges = {}
     between = {}
     nincl = 0
+    texts = {}
     for rel in files:
         g = sec.group(rel)
         if g is None:
@@ -180,6 +204,7 @@ def check(sec, tap):
             continue
         with open(os.path.join(sec.root, rel), encoding='utf-8') as f:
             text = f.read()
+        texts[rel] = text
         for inc in INCLUDE.findall(text):
             nincl += 1
             to = sec.resolve(rel, inc)
@@ -240,6 +265,34 @@ def check(sec, tap):
                f'{sec.name}: no include circle between units',
                [f'circle of {len(c)} units ({", ".join(c)}): ' +
                 ' -> '.join(one_cycle(c, edges)) for c in found])
+    tap.result(*own_headers(sec, files, fileset, texts))
+
+
+def own_headers(sec, files, fileset, texts):
+    """Check 5: each header declares only what its own unit defines."""
+    defined = {}
+    for rel in files:
+        if rel.endswith('.c') and rel in texts:
+            for n in names(texts[rel], False):
+                defined.setdefault(n, rel)
+    wrong, unused = [], set(sec.shared)
+    for rel in files:
+        if not rel.endswith('.h') or rel not in texts:
+            continue
+        unit = unit_of(rel, fileset)
+        for n in sorted(names(texts[rel], True)):
+            at = defined.get(n)
+            if at is None or unit_of(at, fileset) == unit:
+                continue
+            if rel in sec.shared:
+                unused.discard(rel)
+                continue
+            wrong.append(f'{rel} declares {n}, which {at} defines: '
+                         f'declare it in {at[:-2]}.h')
+    wrong += [f'shared: {h} declares nothing of another unit: remove it'
+              for h in sorted(unused)]
+    return (not wrong, f'{sec.name}: each header declares only its own '
+            f'unit\'s names ({len(sec.shared)} shared)', wrong)
 
 
 def main():
@@ -253,11 +306,11 @@ def main():
     if not cfg.read(args.rules):
         print(f'includes.py: no rules file {args.rules}', file=sys.stderr)
         return 1
-    names = args.sections or cfg.sections()
+    wanted = args.sections or cfg.sections()
     tap = Tap()
     print('TAP version 13')
-    print(f'1..{4 * len(names)}')
-    for name in names:
+    print(f'1..{5 * len(wanted)}')
+    for name in wanted:
         if name not in cfg:
             print(f'includes.py: no section [{name}] in {args.rules}',
                   file=sys.stderr)

@@ -25,6 +25,9 @@ levels =
 	core/
 	a/ b/
 	./
+shared =
+	# a header that declares another unit's function, on purpose
+	core/d.h
 allow =
 	# the one meant include across a level
 	a/a.c -> b/b.h
@@ -36,8 +39,8 @@ CLEAN = {
     'logic/l.h': '',
     'logic/l.c': '#include "l.h"\n',
     'core/c.h': '#include "logic/l.h"\n',
-    'core/c.c': '#include "c.h"\n#include "d.h"\n',
-    'core/d.h': '',
+    'core/c.c': '#include "c.h"\n#include "d.h"\n\nint cfun(void)\n{\n\treturn 0;\n}\n',
+    'core/d.h': 'int cfun(void);\n',
     'a/a.h': '#include "core/c.h"\n',
     'a/a.c': '#include "a.h"\n#include "b/b.h"\n#include <linux/x.h>\n',
     'b/b.h': '',
@@ -74,6 +77,14 @@ CASES = [
     ('a file in no group',
      {'other/o.c': ''},
      1, ['other/o.c: in no group']),
+    ('a header that declares what another unit defines',
+     {'b/b.h': 'int bfun(int x);\nextern int bvar[4];\n',
+      'b/x.c': 'int bvar[4];\n\nint bfun(int x)\n{\n\treturn x;\n}\n'},
+     5, ['b/b.h declares bfun, which b/x.c defines: declare it in b/x.h',
+         'b/b.h declares bvar, which b/x.c defines']),
+    ('a shared entry whose header declares nothing of another unit',
+     {'core/d.h': ''},
+     5, ['shared: core/d.h declares nothing of another unit']),
     ('an allow entry no include uses',
      {'a/a.c': '#include "a.h"\n'},
      3, ['a/a.c -> b/b.h is no include any more']),
@@ -120,7 +131,7 @@ def main():
                 print(f'#   {line}')
 
     rc, out = run(CLEAN)
-    result(rc == 0 and not failed_checks(out) and 'ok 4 - mod' in out,
+    result(rc == 0 and not failed_checks(out) and 'ok 5 - mod' in out,
            'a tree that keeps the rules passes', out)
     result('across a level: a/a.c -> b/b.h (allowed)' in out and
            '# mod: a/ -> core/: 1 includes' in out,
