@@ -7,14 +7,18 @@
 #include <linux/init.h>
 #include <linux/meas.h>
 #include "core/ctl.h"
-#include "core/dev.h"
 #include "core/tp.h"
 #include "sched/sched.h"
 #include "clock/clock.h"
 #include "custom/custom.h"
 #include "proc/proc.h"
+#include "proc/genl.h"
 #include "disk/blk.h"
+#include "disk/iotrace.h"
 #include "task/task.h"
+#include "classes.h"
+#include "collectors.h"
+#include "dev.h"
 
 static int __init meas_init(void)
 {
@@ -31,7 +35,7 @@ static int __init meas_init(void)
 	meas_blk_init();	/* disks and class 14: binds tracepoints */
 	meas_ctl_define(MEAS_CLASS_IO, &meas_class14_ops);
 	meas_ctl_define(MEAS_CLASS_PROC, &meas_class15_ops);
-	err = meas_clock_init();
+	err = meas_clock_init(meas_collectors);
 	if (err)
 		goto undefine_classes;
 	err = meas_genl_register();

@@ -44,14 +44,13 @@
 #include "logic/clockrule.h"
 #include "core/inject.h"
 
-static const struct meas_collector *const clock_collectors[] = {
-	[MEAS_COLLECTOR_PC]	= &meas_collect_pc,
-	[MEAS_COLLECTOR_SNAP]	= &meas_collect_snap,
-	[MEAS_COLLECTOR_STACK]	= &meas_collect_stack,
-};
-
-#define CLOCK_KNOWN	(BIT(MEAS_COLLECTOR_PC) | BIT(MEAS_COLLECTOR_SNAP) | \
-			 BIT(MEAS_COLLECTOR_STACK))
+/*
+ * The collectors, by MEAS_COLLECTOR_*, as meas_clock_init() was given
+ * them: the table is made above the areas (collectors.c), since one
+ * collector reads class 0.  @clock_known has the bit of each.
+ */
+static const struct meas_collector *const *clock_collectors;
+static u32 clock_known;
 
 struct clock_cpu {
 	struct hrtimer timer;
@@ -269,7 +268,7 @@ static int clock_get_locked(struct file *file, struct meas_getclock *k,
 	struct meas_intrate rate;
 	int rc;
 
-	rc = meas_clock_rule_get(&v, k->intrate, k->collector, CLOCK_KNOWN,
+	rc = meas_clock_rule_get(&v, k->intrate, k->collector, clock_known,
 				 &rate, todo);
 	*err = meas_rc_errno(MEAS_RC_GETCLOCK, rc);
 	if (rc)
@@ -439,15 +438,23 @@ void meas_clock_release(struct file *file)
 }
 
 /**
- * meas_clock_init() - the timers of every CPU and the hotplug callbacks
+ * meas_clock_init() - the collectors, the timers of every CPU and the
+ *	hotplug callbacks
+ * @colls: MEAS_CLOCK_COLLECTORS collectors, by MEAS_COLLECTOR_*; NULL
+ *	where an id has none
  *
  * Return: 0 or the error of cpuhp_setup_state_nocalls().
  */
-int meas_clock_init(void)
+int meas_clock_init(const struct meas_collector *const *colls)
 {
 	unsigned int cpu;
 	int state;
+	u32 id;
 
+	clock_collectors = colls;
+	for (id = 1; id < MEAS_CLOCK_COLLECTORS; id++)
+		if (colls[id])
+			clock_known |= BIT(id);
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *t = &per_cpu(clock_cpus, cpu).timer;
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The shared clock inside meas.ko: clock.c (ownership, timers, CPU
- * hotplug), clockbuf.c (the rings and their descriptor), collect_pc.c,
- * collect_stack.c and collect_snap.c (the collectors).
+ * hotplug), clockbuf.c (the rings and their descriptor), collect_pc.c
+ * and collect_stack.c (its own collectors).  The table of collectors it
+ * serves comes from above (collectors.c, with the snapshot of class 0).
  */
 #ifndef _MEAS_CLOCK_H
 #define _MEAS_CLOCK_H
@@ -34,8 +35,10 @@ struct meas_collector {
 	void (*tick)(struct meas_clockbuf *buf, unsigned int cpu, u64 missed);
 };
 
+/* Collector ids are 1 to MEAS_COLLECTOR_STACK (linux/meas_clock.h). */
+#define MEAS_CLOCK_COLLECTORS	(MEAS_COLLECTOR_STACK + 1)
+
 extern const struct meas_collector meas_collect_pc;
-extern const struct meas_collector meas_collect_snap;
 extern const struct meas_collector meas_collect_stack;
 
 struct pt_regs;
@@ -46,7 +49,7 @@ void meas_clock_pc_fill(struct meas_clock_pc *rec, struct pt_regs *regs);
 /* clock.c: the ioctls and the owner's file (dev.c), init and exit */
 long meas_clock_ioctl(struct file *file, unsigned int cmd, void __user *u);
 void meas_clock_release(struct file *file);
-int meas_clock_init(void);
+int meas_clock_init(const struct meas_collector *const *colls);
 void meas_clock_exit(void);
 unsigned int meas_clock_leader(void);
 

@@ -18,11 +18,11 @@
 #include <linux/string.h>
 #include <linux/export.h>
 #include <linux/sched.h>
-#include "custom.h"
 #include "meas_api.h"
 #include "core/class.h"
 #include "core/ctl.h"
 #include "core/inject.h"
+#include "custom.h"
 
 struct custom_live __rcu *meas_custom_live[MEAS_NR_CLASSES];
 u32 meas_custom_defined;
@@ -295,6 +295,29 @@ static void custom_detach(struct meas_class *cls)
 	call_rcu(&live->rcu, custom_live_free_rcu);
 }
 
+/*
+ * The value of an item, @index among the items of the class: the read
+ * side of what the update path (update.c) writes.  A counter is read
+ * again if a replace ran meanwhile, so a replace is seen whole or not at
+ * all; adds on other CPUs are seen or not, each.
+ */
+static u64 custom_value(const struct custom_live *live, u64 index, u8 kind)
+{
+	unsigned int seq;
+	u64 v;
+	int cpu;
+
+	if (kind == MEAS_ITEM_GAUGE)
+		return atomic64_read(&live->shared[index]);
+	do {
+		seq = read_seqcount_begin(&live->seq);
+		v = atomic64_read(&live->shared[index]);
+		for_each_possible_cpu(cpu)
+			v += local64_read(&live->cpu[cpu][index]);
+	} while (read_seqcount_retry(&live->seq, seq));
+	return v;
+}
+
 /* Before a read: every item's value into entries 1.. of its subclass. */
 static void custom_fold(struct meas_class *cls)
 {
@@ -316,8 +339,8 @@ static void custom_fold(struct meas_class *cls)
 		out = cls->region + view.base + view.ent0size;
 		for (e = 0, i = 0; e < sub->entries; e++) {
 			for (k = 0; k < sub->entsize; k++, i++)
-				out[i] = meas_custom_value(live, sub->first + i,
-							   def->kind[sub->kind0 + k]);
+				out[i] = custom_value(live, sub->first + i,
+						      def->kind[sub->kind0 + k]);
 			cond_resched();
 		}
 	}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User-defined classes inside meas.ko: the definition of a class
- * (custom.c), its live storage while enabled, and the update path
- * (update.c) that finds that storage without locks.
- * Documentation/custom.rst explains the design.
+ * custom.c, user-defined classes inside meas.ko: the definition of a
+ * class and its live storage while enabled, which the update path
+ * (update.c) finds without locks.  Documentation/custom.rst explains the
+ * design.
  */
 #ifndef _MEAS_CUSTOM_H
 #define _MEAS_CUSTOM_H
@@ -75,14 +75,7 @@ int meas_custom_install(const struct meas_define *d,
 int meas_custom_uninstall(int class, bool killable);
 int meas_custom_describe(struct meas_define *d, struct meas_item_def **items);
 
-/* update.c */
-u64 meas_custom_value(const struct custom_live *live, u64 index, u8 kind);
-int meas_update_one(int class, int subclass, s64 entry, s64 item,
-		    u32 flags, s64 value);
-
-/* custom_ioctl.c: DEFINE, UNDEFINE, DESCRIBE, UPDATE (dev.c) */
-long meas_custom_ioctl(unsigned int cmd, void __user *u);
-/* custom.c: undefine every class at module exit */
+/* undefine every class at module exit */
 void meas_custom_exit(void);
 
 #endif /* _MEAS_CUSTOM_H */

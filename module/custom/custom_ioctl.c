@@ -12,9 +12,11 @@
 #include <linux/stddef.h>
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
-#include "custom.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
+#include "custom.h"
+#include "update.h"
+#include "custom_ioctl.h"
 
 /* Answer a DEFINE, UNDEFINE or DESCRIBE with its code and errno. */
 static long ioctl_define_reply(void __user *u, struct meas_define *k,

@@ -13,14 +13,17 @@
  *    base plus the sum of the CPUs' words is the new value, under a lock
  *    and a sequence count that readers retry on;
  *  - a gauge item: one atomic word, added to or set.
- * Documentation/custom.rst explains the choice.
+ * Documentation/custom.rst explains the choice.  The fold reads the items
+ * back (custom.c, custom_value()); the storage is custom.c's, this path
+ * only finds it.
  */
 #include <linux/export.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/bits.h>
-#include "custom.h"
 #include "meas_api.h"
+#include "custom.h"
+#include "update.h"
 
 /*
  * Replace a counter: base = value - sum of the CPUs' words.  An add that
@@ -109,34 +112,6 @@ int meas_update_one(int class, int subclass, s64 entry, s64 item,
 	rc = update(class, subclass, entry, item, flags & MEAS_UPDATE_NEWVALUE,
 		    value, flags & MEAS_UPDATE_DOUBLE, fast);
 	return fast ? MEAS_UPDATE_OK : rc;
-}
-
-/**
- * meas_custom_value() - the value of an item, for the fold
- * @live: the class's storage
- * @index: the item among the items of the class
- * @kind: its kind
- *
- * A counter is read again if a replace ran meanwhile, so a replace is
- * seen whole or not at all; adds on other CPUs are seen or not, each.
- *
- * Return: the value.
- */
-u64 meas_custom_value(const struct custom_live *live, u64 index, u8 kind)
-{
-	unsigned int seq;
-	u64 v;
-	int cpu;
-
-	if (kind == MEAS_ITEM_GAUGE)
-		return atomic64_read(&live->shared[index]);
-	do {
-		seq = read_seqcount_begin(&live->seq);
-		v = atomic64_read(&live->shared[index]);
-		for_each_possible_cpu(cpu)
-			v += local64_read(&live->cpu[cpu][index]);
-	} while (read_seqcount_retry(&live->seq, seq));
-	return v;
 }
 
 int meas_update_statistics(int class, int subclass, s64 entry,

@@ -9,9 +9,12 @@
  * the hot path everything is per CPU: counters are local64 adds to this
  * CPU's rows, whole against an interrupt on the same CPU, so class 0
  * never turns interrupts off (only class 14's ring write does); the
- * device lookup is a few plain reads (disks.c), and a request's record
+ * device lookup is a few plain reads (devtab.c), and a request's record
  * is one cache line claimed with one cmpxchg (track.c).  Nothing is
- * allocated and no lock is taken.
+ * allocated and no lock is taken.  The probes call only units below
+ * them: the tables, and class 14's ring writer inline (ioring.h); class
+ * 0's disks (disks.c) and class 14 (iotrace.c) start and stop the unit
+ * (meas_blk_get(), meas_blk_put()) and read it.
  *
  * A request enters at block_rq_insert, or at block_rq_issue when the
  * block layer issued it without inserting it (no I/O scheduler, a plug
@@ -38,14 +41,15 @@
 #include <linux/meas.h>
 #include <asm/local64.h>
 #include <trace/events/block.h>
-#include "core/class.h"
 #include "core/ctl.h"
 #include "core/tp.h"
 #include "core/params.h"
-#include "blk.h"
-#include "ioring.h"
 #include "core/compat.h"
 #include "core/inject.h"
+#include "logic/lathist.h"
+#include "blk.h"
+#include "ioring.h"
+#include "tape.h"
 
 /* The unit, while a class uses it; changed under meas_sir. */
 static struct meas_blk *blk_unit;
@@ -1122,93 +1126,6 @@ struct meas_blk *meas_blk_live(void)
 {
 	lockdep_assert_held(&meas_sir);
 	return blk_unit;
-}
-
-/* ---- class 0: subclasses 1, 3, 4 and 5 --------------------------------- */
-
-static void blk_c0_free(struct meas_blk_c0 *c0)
-{
-	meas_pcpu_rows_free(c0->rows);
-	meas_pcpu_rows_free(c0->tape_rows);
-	kfree(c0);
-}
-
-static struct meas_blk_c0 *blk_c0_alloc(struct meas_blk *b)
-{
-	struct meas_blk_c0 *c0;
-
-	if (meas_inject_io(MEAS_START_NODST))
-		return NULL;
-	c0 = kzalloc(sizeof(*c0), GFP_KERNEL);
-	if (!c0)
-		return NULL;
-	c0->rows = meas_pcpu_rows_alloc((b->disks.slots + 1) *
-					(size_t)MEAS_ROW_WORDS);
-	c0->tape_rows = meas_pcpu_rows_alloc((b->tapes.slots + 1) *
-					     (size_t)MEAS_TAPE_ROW_WORDS);
-	if (c0->rows && c0->tape_rows)
-		return c0;
-	blk_c0_free(c0);
-	return NULL;
-}
-
-/**
- * meas_blk_c0_attach() - count disks and tapes for class 0
- * @cls: class 0, its region formatted
- *
- * The disks present now get their entries now, in device-number order.
- *
- * Return: MEAS_START_OK, MEAS_START_NODST or MEAS_START_NOLOCK.
- */
-int meas_blk_c0_attach(struct meas_class *cls)
-{
-	struct meas_blk_c0 *c0;
-	struct meas_blk *b;
-	int rc;
-
-	b = meas_blk_get(MEAS_BLK_USER_C0, &rc);
-	if (!b)
-		return rc;
-	c0 = blk_c0_alloc(b);
-	if (!c0) {
-		meas_blk_put(MEAS_BLK_USER_C0);
-		return MEAS_START_NODST;
-	}
-	meas_disks_claim_present(&b->disks);
-	rcu_assign_pointer(b->c0, c0);
-	meas_disks_fold(cls, b, c0);
-	return MEAS_START_OK;
-}
-
-/**
- * meas_blk_c0_detach() - stop counting for class 0
- * @cls: class 0
- */
-void meas_blk_c0_detach(struct meas_class *cls)
-{
-	struct meas_blk *b = blk_unit;
-	struct meas_blk_c0 *c0 = rcu_dereference_protected(b->c0,
-					lockdep_is_held(&meas_sir));
-
-	RCU_INIT_POINTER(b->c0, NULL);
-	synchronize_rcu();	/* the probes run with preemption off */
-	blk_c0_free(c0);
-	meas_blk_put(MEAS_BLK_USER_C0);
-}
-
-/**
- * meas_blk_c0_fold() - write the disk and tape counters into class 0
- * @cls: class 0, enabled; called with meas_sir held
- */
-void meas_blk_c0_fold(struct meas_class *cls)
-{
-	struct meas_blk *b = blk_unit;
-	struct meas_blk_c0 *c0;
-
-	if (WARN_ON_ONCE(!b))
-		return;
-	c0 = rcu_dereference_protected(b->c0, lockdep_is_held(&meas_sir));
-	meas_disks_fold(cls, b, c0);
 }
 
 /**

@@ -1,165 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device tables of the block unit (INITVDT, FINDDEVICES and the
- * LDEVTAB of FORMATSEG): which disk, or tape, counts in which entry of
- * class 0.
- *
- * A table is open-addressed and keyed by the device number.  The first
- * probe that sees a device claims a free slot with one cmpxchg and then
- * takes the next entry number; every later lookup of that device is a
- * few plain reads.  The counters are kept per slot, so a lookup never
- * waits for the entry number: the fold, under meas_sir, places each
- * slot's counters in its entry, or in entry 0 when the entry is beyond
- * the region's capacity.
+ * Class 0's disks and tapes: subclasses 1 (disks), 3 (tapes), 4 (disk
+ * transfers) and 5 (latencies), which the definition of class 0
+ * (classes.c) composes with subclass 0.  Attached, the per-CPU rows the
+ * probes (blk.c) count into are allocated and published to the block
+ * unit; the fold adds them up into the region under meas_sir, each
+ * device in the entry its table (devtab.c) gave it, and writes the
+ * LDEVTAB of FORMATSEG.
  */
-#include <linux/blkdev.h>
-#include <linux/fs.h>
-#include <linux/log2.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/vmalloc.h>
 #include <linux/meas.h>
 #include "core/class.h"
-#include "core/compat.h"
+#include "core/ctl.h"
 #include "core/params.h"
+#include "core/inject.h"
 #include "blk.h"
-
-/**
- * meas_devtab_init() - allocate an empty device table
- * @t: the table
- * @limit: entries it may hand out
- *
- * Return: 0 or -ENOMEM.
- */
-int meas_devtab_init(struct meas_devtab *t, u32 limit)
-{
-	t->slots = meas_devtab_slots(limit);
-	t->shift = 64 - ilog2(t->slots);
-	t->limit = limit;
-	atomic_set(&t->claims, 0);
-	/* A failure is an answer to STARTSTATISTICS, not a kernel problem. */
-	t->keys = kvcalloc(t->slots, sizeof(*t->keys),
-			   GFP_KERNEL | __GFP_NOWARN);
-	t->entry = kvcalloc(t->slots, sizeof(*t->entry),
-			    GFP_KERNEL | __GFP_NOWARN);
-	if (t->keys && t->entry)
-		return 0;
-	meas_devtab_free(t);
-	return -ENOMEM;
-}
-
-void meas_devtab_free(struct meas_devtab *t)
-{
-	kvfree(t->keys);
-	kvfree(t->entry);
-	t->keys = NULL;
-	t->entry = NULL;
-}
-
-/* The slot won: take the next entry number, for the fold to find. */
-static u32 devtab_won(struct meas_devtab *t, u32 i)
-{
-	WRITE_ONCE(t->entry[i], atomic_inc_return(&t->claims));
-	return i;
-}
-
-/**
- * meas_devtab_find() - the slot of a device, claimed on first sight
- * @t: the table
- * @key: the device, not 0
- *
- * Lock-free and O(1): the table is at most about half full.  Once @limit
- * entries are out, unknown devices claim nothing and share the last row.
- * Two CPUs may both pass the limit check; the extra entries they take are
- * above the region's capacity and count in entry 0.
- *
- * Return: the slot, or @t->slots when the device has none.
- */
-u32 meas_devtab_find(struct meas_devtab *t, u64 key)
-{
-	u32 mask = t->slots - 1, i = meas_hash_home(key, t->slots), n;
-	u64 cur;
-
-	for (n = 0; n < t->slots; n++, i = (i + 1) & mask) {
-		cur = READ_ONCE(t->keys[i]);
-		if (cur == key)
-			return i;
-		if (cur)
-			continue;
-		if (atomic_read(&t->claims) >= t->limit)
-			break;
-		cur = cmpxchg(&t->keys[i], 0, key);
-		if (!cur)
-			return devtab_won(t, i);
-		if (cur == key)
-			return i;
-	}
-	return t->slots;
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Whole disks with a size, from the block device inodes: the kernel does
- * not export its list of disks.  The list lock keeps each inode, and with
- * a whole disk's inode its gendisk, from being freed while we look.
- */
-static size_t disks_scan(u64 *keys, size_t max)
-{
-	struct super_block *sb = blockdev_superblock;
-	struct inode *inode;
-	size_t n = 0;
-
-	spin_lock(&sb->s_inode_list_lock);
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		struct block_device *bdev = I_BDEV(inode);
-		struct gendisk *disk = bdev->bd_disk;
-		bool gone;
-
-		spin_lock(&inode->i_lock);
-		gone = meas_inode_state(inode) & (I_FREEING | I_WILL_FREE | I_NEW);
-		spin_unlock(&inode->i_lock);
-		if (gone || bdev_is_partition(bdev) || !disk ||
-		    !disk_live(disk) || !get_capacity(disk))
-			continue;
-		if (keys && n < max)
-			keys[n] = meas_disk_key(disk);
-		n++;
-	}
-	spin_unlock(&sb->s_inode_list_lock);
-	return n;
-}
-
-/**
- * meas_disks_claim_present() - give the disks present now their entries
- * @t: the disk table
- *
- * In device-number order, so that the entries of a machine's disks are
- * the same from one start to the next.  Disks of size 0 (an unbound loop
- * device) get an entry at their first request, as hot-added disks do.
- */
-void meas_disks_claim_present(struct meas_devtab *t)
-{
-	size_t n = disks_scan(NULL, 0), i;
-	u64 *keys;
-
-	if (!n)
-		return;
-	keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL);
-	if (!keys)
-		return;		/* they get their entries at first sight */
-	n = min(n, disks_scan(keys, n));
-	sort(keys, n, sizeof(*keys), key_cmp, NULL);
-	for (i = 0; i < n; i++)
-		meas_devtab_find(t, keys[i]);
-	kvfree(keys);
-}
+#include "devtab.h"
+#include "disks.h"
 
 /* Where a subclass of class 0 lies, whatever its header says now. */
 struct disks_place {
@@ -305,22 +164,105 @@ static void disks_fold_tapes(struct meas_class *cls, struct meas_blk *blk,
 	tape.e0[0] = last + 1;
 }
 
-/**
- * meas_disks_fold() - write the disk and tape counters into class 0
- * @cls: class 0, enabled; called with meas_sir held
- * @blk: the block unit
- * @c0: its class 0 counters
- *
- * Clears and rebuilds the entries in use, entry 0, the headers (the
- * number of entries grows as devices appear) and the device table.
+/*
+ * Clear and rebuild the entries in use, entry 0, the headers (the number
+ * of entries grows as devices appear) and the device table; meas_sir
+ * held.
  */
-void meas_disks_fold(struct meas_class *cls, struct meas_blk *blk,
-		     struct meas_blk_c0 *c0)
+static void disks_fold(struct meas_class *cls, struct meas_blk *blk,
+		       struct meas_blk_c0 *c0)
 {
 	u64 devslots = cls->region[MEAS_XDS_W_DEVSLOTS];
 
 	disks_fold_disks(cls, blk, c0);
 	disks_fold_tapes(cls, blk, c0, devslots);
+}
+
+/* ---- the class 0 counters: attach and detach --------------------------- */
+
+static void disks_c0_free(struct meas_blk_c0 *c0)
+{
+	meas_pcpu_rows_free(c0->rows);
+	meas_pcpu_rows_free(c0->tape_rows);
+	kfree(c0);
+}
+
+static struct meas_blk_c0 *disks_c0_alloc(struct meas_blk *b)
+{
+	struct meas_blk_c0 *c0;
+
+	if (meas_inject_io(MEAS_START_NODST))
+		return NULL;
+	c0 = kzalloc(sizeof(*c0), GFP_KERNEL);
+	if (!c0)
+		return NULL;
+	c0->rows = meas_pcpu_rows_alloc((b->disks.slots + 1) *
+					(size_t)MEAS_ROW_WORDS);
+	c0->tape_rows = meas_pcpu_rows_alloc((b->tapes.slots + 1) *
+					     (size_t)MEAS_TAPE_ROW_WORDS);
+	if (c0->rows && c0->tape_rows)
+		return c0;
+	disks_c0_free(c0);
+	return NULL;
+}
+
+/**
+ * meas_disks_attach() - count disks and tapes for class 0
+ * @cls: class 0, its region formatted
+ *
+ * The disks present now get their entries now, in device-number order.
+ *
+ * Return: MEAS_START_OK, MEAS_START_NODST or MEAS_START_NOLOCK.
+ */
+int meas_disks_attach(struct meas_class *cls)
+{
+	struct meas_blk_c0 *c0;
+	struct meas_blk *b;
+	int rc;
+
+	b = meas_blk_get(MEAS_BLK_USER_C0, &rc);
+	if (!b)
+		return rc;
+	c0 = disks_c0_alloc(b);
+	if (!c0) {
+		meas_blk_put(MEAS_BLK_USER_C0);
+		return MEAS_START_NODST;
+	}
+	meas_devtab_claim_present(&b->disks);
+	rcu_assign_pointer(b->c0, c0);
+	disks_fold(cls, b, c0);
+	return MEAS_START_OK;
+}
+
+/**
+ * meas_disks_detach() - stop counting for class 0
+ * @cls: class 0
+ */
+void meas_disks_detach(struct meas_class *cls)
+{
+	struct meas_blk *b = meas_blk_live();
+	struct meas_blk_c0 *c0 = rcu_dereference_protected(b->c0,
+					lockdep_is_held(&meas_sir));
+
+	RCU_INIT_POINTER(b->c0, NULL);
+	synchronize_rcu();	/* the probes run with preemption off */
+	disks_c0_free(c0);
+	meas_blk_put(MEAS_BLK_USER_C0);
+}
+
+/**
+ * meas_disks_fold() - write the disk and tape counters into class 0
+ * @cls: class 0, enabled; called with meas_sir held
+ */
+void meas_disks_fold(struct meas_class *cls)
+{
+	struct meas_blk *b = meas_blk_live();
+	struct meas_blk_c0 *c0;
+
+	if (WARN_ON_ONCE(!b))
+		return;
+	c0 = rcu_dereference_protected(b->c0, lockdep_is_held(&meas_sir));
+	disks_fold(cls, b, c0);
 }
 
 /**

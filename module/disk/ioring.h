@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The class 14 ring as its writers see it: the completion probes
- * (blk.c) write each record in place in their CPU's partition, inline,
- * and the reader (iotrace.c) finds the partitions and slots the same
- * way.  Documentation/io.rst, "Writing a record", describes the protocol.
+ * (blk.c) write each record in their CPU's partition, inline, in place
+ * or as a copy, and the reader (iotrace.c) finds the partitions and
+ * slots the same way.  Header only: the probes call nothing of the
+ * reader.  Documentation/io.rst, "Writing a record", describes the protocol.
  */
 #ifndef _MEAS_IORING_H
 #define _MEAS_IORING_H
@@ -11,6 +12,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <asm/barrier.h>
 #include <linux/meas.h>
 #include "logic/blklogic.h"
@@ -98,6 +100,24 @@ static inline void meas_iotrace_end(struct meas_io_ring *r,
 	smp_store_release(&ph[MEAS_IO_P_TOTAL], pos + 1);
 	WRITE_ONCE(ph[MEAS_IO_P_NEXT], meas_ring_entry(cpu, pos + 1,
 						       r->per_part));
+}
+
+/**
+ * meas_iotrace_write() - append a record built elsewhere
+ * @r: the ring
+ * @rec: the record; its cpu and seq are set here
+ *
+ * As meas_iotrace_begin(), then a copy, then meas_iotrace_end().
+ */
+static inline void meas_iotrace_write(struct meas_io_ring *r,
+				      struct meas_io_record *rec)
+{
+	struct meas_io_record *slot = meas_iotrace_begin(r);
+
+	rec->cpu = slot->cpu;
+	rec->seq = slot->seq;
+	memcpy(slot, rec, sizeof(*rec));
+	meas_iotrace_end(r, slot);
 }
 
 #endif /* _MEAS_IORING_H */

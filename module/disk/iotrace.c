@@ -35,6 +35,7 @@
 #include "logic/rescode.h"
 #include "blk.h"
 #include "ioring.h"
+#include "iotrace.h"
 #include "core/inject.h"
 
 /* Records one MEAS_IOC_IOTRACE_READ returns at most: 1 MiB. */
@@ -54,23 +55,6 @@ static void iotrace_copy(void *to, const void *from, size_t n)
 {
 	/* judged afterwards, never trusted as read (above) */
 	data_race(memcpy(to, from, n));
-}
-
-/**
- * meas_iotrace_write() - append a record built elsewhere
- * @r: the ring
- * @rec: the record; its cpu and seq are set here
- *
- * As meas_iotrace_begin(), then a copy, then meas_iotrace_end().
- */
-void meas_iotrace_write(struct meas_io_ring *r, struct meas_io_record *rec)
-{
-	struct meas_io_record *slot = meas_iotrace_begin(r);
-
-	rec->cpu = slot->cpu;
-	rec->seq = slot->seq;
-	memcpy(slot, rec, sizeof(*rec));
-	meas_iotrace_end(r, slot);
 }
 
 /* ---- the class ---------------------------------------------------------- */
@@ -173,7 +157,7 @@ static void iotrace_fold(struct meas_class *cls)
 	for (p = 0; p < r->parts; p++) {
 		u64 *ph = meas_ioring_part(r, p);
 
-		/* Pairs with the writer's release (meas_iotrace_write()). */
+		/* Pairs with the writer's release (meas_iotrace_end()). */
 		t = smp_load_acquire(&ph[MEAS_IO_P_TOTAL]);
 		r->folded[p] = t;
 		total += t;

@@ -30,7 +30,7 @@
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_proto.h>
 #include <linux/meas.h>
-#include "blk.h"
+#include "tape.h"
 
 /* ops tables told apart: SCSI's are two (with and without commit_rqs) */
 #define TAPE_OPS	4

@@ -24,7 +24,7 @@
 #include <linux/log2.h>
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
-#include "blk.h"
+#include "track.h"
 
 /* Records probed from the home slot: the table is mostly empty. */
 #define TRACK_PROBES	8

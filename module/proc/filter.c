@@ -20,12 +20,14 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/string.h>
-#include "proc.h"
 #include "logic/match.h"
 #include "core/ctl.h"
 #include "core/class.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
+#include "proctab.h"
+#include "procread.h"
+#include "filter.h"
 
 /* Slots one hold of meas_sir walks, and records one step buffers, at most. */
 #define FILTER_STEP_SLOTS	1024

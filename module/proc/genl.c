@@ -17,8 +17,10 @@
 #include <net/sock.h>
 #include <linux/net.h>
 #include <linux/slab.h>
-#include "proc.h"
 #include "core/ctl.h"
+#include "proctab.h"
+#include "procread.h"
+#include "genl.h"
 
 static struct genl_family meas_genl_family;
 

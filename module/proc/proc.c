@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Class 15, the process statistics (MEASPROCXDS): the class, its probes
- * and the scan that enters the processes alive when it is enabled.
+ * Class 15, the process statistics (MEASPROCXDS): its probes, the scan
+ * that enters the processes alive when it is enabled, and the steps of
+ * its life, which its definition (classes.c) composes with the
+ * scheduler hook's (sched/sched.c, which calls meas_proc_switch() and
+ * meas_proc_wakeup() below).
  *
  * Each thread has a record (proctab.c) that only one CPU writes at a
  * time: the CPU that switches it in or out, or wakes it, holding the
@@ -38,7 +41,6 @@
 #include <trace/events/block.h>
 #include <trace/events/sched.h>
 #include <trace/events/timer.h>
-#include "proc.h"
 #include "core/compat.h"
 #include "core/seen.h"
 #include "core/taskflags.h"
@@ -46,8 +48,10 @@
 #include "core/xds.h"
 #include "core/tp.h"
 #include "core/inject.h"
-#include "sched/hook.h"
-#include "sched/stop.h"
+#include "core/stop.h"
+#include "proctab.h"
+#include "procexit.h"
+#include "proc.h"
 
 static unsigned int proc_slots = 32768;
 module_param(proc_slots, uint, 0644);
@@ -66,9 +70,6 @@ MODULE_PARM_DESC(proc_exit_ring,
 
 #define PROC_MAX_SLOTS		(4U << 20)
 #define PROC_MAX_RING		BIT(20)
-
-/* The table of the enabled class; set and cleared under meas_sir. */
-struct proc_tab *meas_proc_table;
 
 static u64 proc_delta(u64 now, u64 since)
 {
@@ -325,7 +326,7 @@ static void proc_probe_fork(void *data, struct task_struct *parent,
 	struct pid *old;
 
 	if (thread_group_leader(child)) {
-		meas_proc_names(child, &names);
+		meas_proctab_names(child, &names);
 		n = &names;
 	}
 	old = meas_proctab_enter(data, child, n, ktime_get_real_ns());
@@ -339,7 +340,7 @@ static void proc_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 {
 	struct proc_names names;
 
-	meas_proc_names(p, &names);
+	meas_proctab_names(p, &names);
 	meas_proctab_rename(data, p, &names, true);
 }
 
@@ -415,7 +416,7 @@ static void proc_scan(struct proc_tab *tab)
 
 	rcu_read_lock();
 	for_each_process(g) {
-		meas_proc_names(g, &names);
+		meas_proctab_names(g, &names);
 		names.flags |= MEAS_PF_PREEXISTING;
 		for_each_thread(g, t) {
 			old = meas_proctab_enter(tab, t, &names,
@@ -436,7 +437,11 @@ static u64 proc_kernel_version(void)
 	return KERNEL_VERSION(a, b, min(c, 255U));
 }
 
-static void proc_shape(struct meas_class_spec *spec)
+/**
+ * meas_proc_shape() - the shape of class 15's region
+ * @spec: filled: one subclass, an entry a process slot
+ */
+void meas_proc_shape(struct meas_class_spec *spec)
 {
 	unsigned int slots = clamp(READ_ONCE(proc_slots), 1U, PROC_MAX_SLOTS);
 
@@ -447,7 +452,17 @@ static void proc_shape(struct meas_class_spec *spec)
 	spec->sub[0].ent0size = MEAS_PROC_ITEMS;
 }
 
-static int proc_attach(struct meas_class *cls)
+/**
+ * meas_proc_prepare() - the table of a class 15 being enabled
+ * @cls: class 15, its region formatted
+ * @tabp: out: the table, empty, its exit path ready
+ *
+ * The hook (sched/sched.c) comes next, then meas_proc_start(); the
+ * definition of class 15 (classes.c) composes them.
+ *
+ * Return: MEAS_START_OK, MEAS_START_NOVMEM or MEAS_START_NODST.
+ */
+int meas_proc_prepare(struct meas_class *cls, struct proc_tab **tabp)
 {
 	u64 *ent0 = meas_xds_entry(cls, MEAS_CLASS_PROC, 0, 0);
 	unsigned int nthr;
@@ -468,57 +483,55 @@ static int proc_attach(struct meas_class *cls)
 	tab->started_clock = local_clock();
 	tab->kversion = proc_kernel_version();
 	meas_procexit_init(tab);
-	/*
-	 * The switch hook before the fork probe: a child the fork probe
-	 * enters must meet the hook at its final switch-out, which unlinks
-	 * its record; else the record keeps a pointer to a freed task.
-	 */
-	if (meas_hook_attach_proc(tab))
-		goto free_tab;
+	*tabp = tab;
+	return MEAS_START_OK;
+}
+
+/**
+ * meas_proc_start() - register the probes, enter the processes alive
+ * @tab: the table, the hook already calling class 15 on it: a child the
+ *	fork probe enters must meet the hook at its final switch-out,
+ *	which unlinks its record; else the record keeps a pointer to a
+ *	freed task
+ *
+ * Return: MEAS_START_OK, or MEAS_START_NOLOCK: the caller detaches the
+ * hook and calls meas_proc_end().
+ */
+int meas_proc_start(struct proc_tab *tab)
+{
 	if (meas_tp_register(proc_tps, ARRAY_SIZE(proc_tps), tab))
-		goto detach_hook;
+		return MEAS_START_NOLOCK;
 	/* every tracepoint call in flight, SRCU-fast's too (compat.h) */
 	tracepoint_synchronize_unregister();
 	proc_scan(tab);
 	WRITE_ONCE(meas_proc_table, tab);
 	return MEAS_START_OK;
-
-detach_hook:
-	meas_hook_detach_proc();
-free_tab:
-	/* The probes that were registered may have run meanwhile. */
-	tracepoint_synchronize_unregister();
-	meas_procexit_stop(tab);
-	meas_proctab_free(tab);
-	return MEAS_START_NOLOCK;
 }
 
-static void proc_detach(struct meas_class *cls)
+/**
+ * meas_proc_stop() - unregister the probes meas_proc_start() registered
+ * @tab: the table
+ *
+ * The hook is detached next, then meas_proc_end() waits for them all.
+ */
+void meas_proc_stop(struct proc_tab *tab)
 {
-	struct proc_tab *tab = meas_proc_table;
-
 	meas_tp_unregister(proc_tps, ARRAY_SIZE(proc_tps), tab);
-	meas_hook_detach_proc();
+}
+
+/**
+ * meas_proc_end() - free the table, its probes and the hook detached
+ * @tab: the table, published or not
+ */
+void meas_proc_end(struct proc_tab *tab)
+{
+	/* The probes that were registered may have run meanwhile. */
 	tracepoint_synchronize_unregister();
 	/* The records of the last exits still go out. */
 	meas_procexit_stop(tab);
 	WRITE_ONCE(meas_proc_table, NULL);
 	meas_proctab_free(tab);
 }
-
-/* Reads go through snap, which adds the live threads; nothing to fold. */
-static void proc_fold(struct meas_class *cls)
-{
-}
-
-const struct meas_class_ops meas_class15_ops = {
-	.name	= "process",
-	.shape	= proc_shape,
-	.attach	= proc_attach,
-	.detach	= proc_detach,
-	.fold	= proc_fold,
-	.snap	= meas_procread_snap,
-};
 
 /**
  * meas_proc_init() - bind the tracepoints

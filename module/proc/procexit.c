@@ -2,10 +2,10 @@
 /*
  * Exit records of class 15.  A process exits at the final switch-out of
  * its last thread, inside the scheduler, where nothing may allocate or
- * send.  There its slot and generation go into a ring (under the table
- * lock, which that path holds) and an irq_work is raised; the irq_work
- * queues a work item, which numbers each record and multicasts it to the
- * "exits" group of the generic netlink family.
+ * send.  There its slot and generation go into a ring (proctab.c, under
+ * the table lock, which that path holds) and an irq_work is raised; the
+ * irq_work queues a work item, which numbers each record and multicasts
+ * it to the "exits" group of the generic netlink family.
  *
  * The sequence number counts every exit since class 15 was enabled, also
  * those the full ring could not take or whose slot went to a new process
@@ -17,28 +17,10 @@
 #include <linux/slab.h>
 #include <linux/sched.h>
 #include "core/compat.h"
-#include "proc.h"
-
-/**
- * meas_procexit_push() - queue the record of a process that exited
- * @tab: the table, its lock held, interrupts off
- * @slot: the process's slot
- */
-void meas_procexit_push(struct proc_tab *tab, u32 slot)
-{
-	u32 head = tab->ring_head;
-
-	/* Pairs with the worker's release: its entries are read. */
-	if (head - smp_load_acquire(&tab->ring_tail) > tab->ring_mask) {
-		WRITE_ONCE(tab->ring_lost, tab->ring_lost + 1);
-	} else {
-		tab->ring[head & tab->ring_mask] =
-			(u64)tab->slots[slot].gen << 32 | slot;
-		/* The entry is written before the worker sees it. */
-		smp_store_release(&tab->ring_head, head + 1);
-	}
-	irq_work_queue(&tab->kick);
-}
+#include "proctab.h"
+#include "procread.h"
+#include "genl.h"
+#include "procexit.h"
 
 static void procexit_kick(struct irq_work *w)
 {

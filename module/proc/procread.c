@@ -27,10 +27,11 @@
 #include <linux/utsname.h>
 #include <linux/mm.h>
 #include <linux/string.h>
-#include "proc.h"
 #include "core/access.h"
 #include "core/seen.h"
 #include "core/class.h"
+#include "proctab.h"
+#include "procread.h"
 
 /**
  * meas_procread_viewer() - decide who reads, once per call

@@ -13,12 +13,14 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/sched/clock.h>
-#include "proc.h"
 #include "logic/proccheck.h"
 #include "core/ctl.h"
 #include "core/class.h"
 #include "core/uarg.h"
 #include "logic/rescode.h"
+#include "proctab.h"
+#include "procread.h"
+#include "procstats.h"
 
 /*
  * The entry of the pin, composed into @e.  Entries the caller may not see

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The process table of class 15: process slots, thread records, their
- * hash chains and lists, and what entering and releasing them does.
+ * hash chains and lists, what entering and releasing them does, and the
+ * producer side of the exit ring (its worker is procexit.c's).  Below
+ * every other unit of class 15: it calls none of them.
  *
  * Finding the record of a thread, which every context switch does, takes
  * no lock: the thread hash is read with READ_ONCE and a record is
@@ -31,8 +33,12 @@
 #include <linux/timekeeping.h>
 #include <linux/percpu.h>
 #include <linux/overflow.h>
-#include "proc.h"
-#include "sched/stop.h"
+#include <linux/irq_work.h>
+#include "core/stop.h"
+#include "proctab.h"
+
+/* The table of the enabled class; set and cleared under meas_sir (proc.c). */
+struct proc_tab *meas_proc_table;
 
 /* The counter of each stop reason (logic/stop.h) */
 const u8 meas_proc_stop_cnt[MEAS_STOP_NR] = {
@@ -523,6 +529,26 @@ static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 	WRITE_ONCE(tab->slots[n].state, MEAS_PSTATE_EXITED);
 }
 
+/*
+ * Queue the exit record of the process of @slot for the worker
+ * (procexit.c); the table lock held, interrupts off.
+ */
+static void tab_exit_push(struct proc_tab *tab, u32 slot)
+{
+	u32 head = tab->ring_head;
+
+	/* Pairs with the worker's release: its entries are read. */
+	if (head - smp_load_acquire(&tab->ring_tail) > tab->ring_mask) {
+		WRITE_ONCE(tab->ring_lost, tab->ring_lost + 1);
+	} else {
+		tab->ring[head & tab->ring_mask] =
+			(u64)tab->slots[slot].gen << 32 | slot;
+		/* The entry is written before the worker sees it. */
+		smp_store_release(&tab->ring_head, head + 1);
+	}
+	irq_work_queue(&tab->kick);
+}
+
 /**
  * meas_proctab_release() - a thread's final switch-out
  * @tab: the table
@@ -578,7 +604,7 @@ bool meas_proctab_release(struct proc_tab *tab, struct proc_thr *t,
 		tab->exq_tail = n;
 		WRITE_ONCE(tab->st.live, tab->st.live - 1);
 		WRITE_ONCE(tab->st.exited, tab->st.exited + 1);
-		meas_procexit_push(tab, n);
+		tab_exit_push(tab, n);
 	}
 unlock:
 	raw_spin_unlock(&tab->lock);
@@ -599,11 +625,11 @@ static void names_program(char *buf, struct file *exe)
 }
 
 /**
- * meas_proc_names() - the names and IDs a process is entered with
+ * meas_proctab_names() - the names and IDs a process is entered with
  * @p: a thread of the process
  * @n: filled in
  */
-void meas_proc_names(struct task_struct *p, struct proc_names *n)
+void meas_proctab_names(struct task_struct *p, struct proc_names *n)
 {
 	struct task_struct *leader = READ_ONCE(p->group_leader);
 	const struct cred *cred;

@@ -25,13 +25,14 @@
 #include "core/class.h"
 #include "core/xds.h"
 #include "core/tp.h"
-#include "sched.h"
-#include "hook.h"
-#include "stop.h"
+#include "core/stop.h"
 #include "core/compat.h"
 #include "core/seen.h"
 #include "core/taskflags.h"
 #include "core/inject.h"
+/* the one include across areas: the hook calls class 15's part directly */
+#include "proc/proc.h"
+#include "sched.h"
 
 struct sched_cpu {
 	u64 item[MEAS_C0_FIXED_ITEMS];
@@ -382,12 +383,8 @@ void meas_hook_detach_proc(void)
 	hook_put();
 }
 
-/**
- * meas_hook_init() - bind the hook's tracepoints
- *
- * Return: 0, or -ENOENT if one is missing.
- */
-int meas_hook_init(void)
+/* Bind the hook's tracepoints: 0, or -ENOENT if one is missing. */
+static int hook_init(void)
 {
 	return meas_tp_bind(hook_tps, ARRAY_SIZE(hook_tps));
 }
@@ -594,5 +591,5 @@ int meas_sched_init(void)
 {
 	sched_stop_table();
 	return meas_tp_bind(sched_tps, ARRAY_SIZE(sched_tps)) ?:
-	       meas_hook_init();
+	       hook_init();
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Task measurement: START-TASK-MEASUREMENT and STOP-TASK-MEASUREMENT
- * (MEAS_IOC_TASK_START, MEAS_IOC_TASK_STOP) and the table of running
+ * (MEAS_IOC_TASK_START, MEAS_IOC_TASK_STOP), and the list of running
  * measurements.  A measurement is not tied to the file that started it
  * (unless MEAS_TASK_OWNED): it ends with STOP, with the process's exit,
  * or when the module is unloaded, as SM2's did with its subsystem.
@@ -9,8 +9,9 @@
  * task_mutex serialises start and end, and is never held across I/O: the
  * caller's path and file are opened before it is taken, the file written
  * after.  The probes find a measurement by the process in an RCU hash
- * table.  Who may measure whom is ptrace's rule (core/access.c), checked
- * under the target's exec_update_lock from the check to the publication,
+ * table (tasktab.c), which task.c enters it in and removes it from.
+ * Who may measure whom is ptrace's rule (core/access.c), checked under
+ * the target's exec_update_lock from the check to the publication,
  * as perf_event_open() does: a set-user-ID exec cannot come between.
  */
 #include <linux/capability.h>
@@ -31,71 +32,23 @@
 #include "core/access.h"
 #include "core/params.h"
 #include "core/uarg.h"
-#include "logic/rescode.h"
-#include "task.h"
-#include "logic/taskcheck.h"
 #include "core/inject.h"
+#include "logic/rescode.h"
+#include "logic/taskcheck.h"
+#include "taskdef.h"
+#include "taskring.h"
+#include "taskfile.h"
+#include "tasktab.h"
+#include "taskload.h"
+#include "taskprobe.h"
+#include "task.h"
 
 #define TASK_TICK	(HZ / 5)	/* the writer's period */
 
-struct workqueue_struct *meas_task_wq;
 static DEFINE_MUTEX(task_mutex);
 static LIST_HEAD(task_list);
-static DEFINE_HASHTABLE(task_hash, 6);
 static unsigned int task_count;
 static u64 task_sessions;
-
-/*
- * The measurement of the process of @p; under RCU or with preemption off.
- * By the process, not its number: a process that gets the PID of one
- * whose measurement has not ended yet is not that process.
- */
-struct meas_task *meas_task_find(const struct task_struct *p)
-{
-	const struct signal_struct *sig = READ_ONCE(p->signal);
-	struct meas_task *m;
-
-	hash_for_each_possible_rcu(task_hash, m, hnode, p->tgid)
-		if (m->signal == sig)
-			return m;
-	return NULL;
-}
-
-void meas_task_get(struct meas_task *m)
-{
-	refcount_inc(&m->ref);
-}
-
-void meas_task_put(struct meas_task *m)
-{
-	if (!refcount_dec_and_test(&m->ref))
-		return;
-	meas_taskring_free(&m->ring);
-	meas_taskfile_free(m);
-	put_task_struct(m->leader);
-	kfree(m);
-}
-
-/**
- * meas_task_may_see_exec() - may the starter of @m see @t's new program
- * @m: the measurement
- * @t: a thread of it that executed a program (current)
- *
- * Judged on the starter's credentials, those its file was opened with,
- * as ptrace would judge the starter: a set-user-ID program is not its.
- * Under m->vmlock, the file open.
- *
- * Return: true if the measurement may go on.
- */
-bool meas_task_may_see_exec(struct meas_task *m, struct task_struct *t)
-{
-	struct meas_looker l;
-
-	if (m->privileged)
-		return true;
-	meas_access_opener(&l, m->out);
-	return meas_access_task(&l, t);
-}
 
 /* ---- the end --------------------------------------------------------- */
 
@@ -108,7 +61,7 @@ static void task_tick(struct work_struct *w)
 	meas_taskfile_drain(m);
 	mutex_unlock(&m->wlock);
 	if (!READ_ONCE(m->ending))
-		queue_delayed_work(meas_task_wq, &m->tick, TASK_TICK);
+		queue_delayed_work(meas_tasktab_wq, &m->tick, TASK_TICK);
 }
 
 /*
@@ -146,13 +99,13 @@ static bool task_end(struct meas_task *m, u32 reason)
 	}
 	WRITE_ONCE(m->ending, true);
 	m->reason = reason;
-	hash_del_rcu(&m->hnode);
+	meas_tasktab_del(m);
 	list_del(&m->list);
 	task_count--;
 	meas_taskprobe_put(m);
 	mutex_unlock(&task_mutex);
 	task_finish(m);
-	meas_task_put(m);	/* the table's reference */
+	meas_tasktab_put(m);	/* the table's reference */
 	return true;
 }
 
@@ -162,21 +115,7 @@ static void task_end_work(struct work_struct *w)
 
 	meas_inject_task_end_hold();
 	task_end(m, m->async_reason);
-	meas_task_put(m);
-}
-
-/**
- * meas_task_end_async() - end a measurement from atomic context
- * @m: the measurement, seen under RCU or a held reference
- * @reason: MEAS_TASK_END_*
- */
-void meas_task_end_async(struct meas_task *m, u32 reason)
-{
-	/* the first reason wins; the work is queued once */
-	if (READ_ONCE(m->ending) || cmpxchg(&m->async_reason, 0, reason))
-		return;
-	meas_task_get(m);
-	queue_work(meas_task_wq, &m->endwork);
+	meas_tasktab_put(m);
 }
 
 /* ---- start ----------------------------------------------------------- */
@@ -324,7 +263,7 @@ static int task_publish(struct meas_task *m)
 	int code, err;
 
 	mutex_lock(&task_mutex);
-	code = meas_task_find(m->leader) ? MEAS_TASK_BUSY :
+	code = meas_tasktab_find(m->leader) ? MEAS_TASK_BUSY :
 	       task_over_limit(m) ? MEAS_TASK_LIMIT : MEAS_TASK_OK;
 	if (!code) {
 		err = meas_taskprobe_get(m);
@@ -333,10 +272,10 @@ static int task_publish(struct meas_task *m)
 	}
 	if (!code) {
 		m->session = ++task_sessions;
-		hash_add_rcu(task_hash, &m->hnode, m->tgid);
+		meas_tasktab_add(m);
 		list_add_tail(&m->list, &task_list);
 		task_count++;
-		meas_task_get(m);	/* a STOP may end it once unlocked */
+		meas_tasktab_get(m);	/* a STOP may end it once unlocked */
 	}
 	mutex_unlock(&task_mutex);
 	return code;
@@ -421,10 +360,10 @@ static int task_begin(struct meas_task *m, int *file_errno)
 		task_end(m, MEAS_TASK_END_STOP);
 		return MEAS_TASK_FILEIO;
 	}
-	queue_delayed_work(meas_task_wq, &m->tick, TASK_TICK);
+	queue_delayed_work(meas_tasktab_wq, &m->tick, TASK_TICK);
 	if (meas_taskring_half_full(&m->ring) &&
 	    !test_and_set_bit(MEAS_TASK_KICKED, &m->bits))
-		queue_work(meas_task_wq, &m->drain);
+		queue_work(meas_tasktab_wq, &m->drain);
 	return MEAS_TASK_OK;
 }
 
@@ -472,12 +411,12 @@ static int task_start(struct meas_task_start *k, struct file *file,
 	/* It may have exited before the exit probe could see it. */
 	if (!code && !atomic_read(&t->signal->live) &&
 	    !test_and_set_bit(MEAS_TASK_EXITING, &m->bits))
-		meas_task_end_async(m, MEAS_TASK_END_EXIT);
+		meas_tasktab_end_async(m, MEAS_TASK_END_EXIT);
 	/*
 	 * Published, the first reference is the table's (task_end() drops
 	 * it) and this drops task_publish()'s; else it frees the start.
 	 */
-	meas_task_put(m);
+	meas_tasktab_put(m);
 	return code;
 }
 
@@ -513,15 +452,15 @@ static int task_stop_find(pid_t vpid, struct meas_task **mp)
 	if (!t)
 		return MEAS_TASK_NOTASK;
 	mutex_lock(&task_mutex);
-	m = meas_task_find(t);
+	m = meas_tasktab_find(t);
 	if (m)
-		meas_task_get(m);
+		meas_tasktab_get(m);
 	mutex_unlock(&task_mutex);
 	put_task_struct(t);
 	if (!m)
 		return MEAS_TASK_NOTMEASURED;
 	if (!perfmon_capable() && !uid_eq(m->uid, current_euid())) {
-		meas_task_put(m);
+		meas_tasktab_put(m);
 		return MEAS_TASK_NOTALLOWED;
 	}
 	*mp = m;
@@ -552,7 +491,7 @@ static long task_stop_ioctl(void __user *u)
 		k.kernel_samples = atomic64_read(&m->ksamples);
 		k.svcs = m->written_svcs;
 		k.lost = m->lost_total;
-		meas_task_put(m);
+		meas_tasktab_put(m);
 	}
 	k.result = code;
 	return meas_uarg_copy_out(u, &k, sizeof(k), usize,
@@ -576,7 +515,7 @@ static struct meas_task *task_first(struct file *owner)
 	mutex_lock(&task_mutex);
 	list_for_each_entry(m, &task_list, list)
 		if (!owner || m->owner == owner) {
-			meas_task_get(m);
+			meas_tasktab_get(m);
 			mutex_unlock(&task_mutex);
 			return m;
 		}
@@ -591,15 +530,16 @@ void meas_task_release(struct file *file)
 
 	while ((m = task_first(file))) {
 		task_end(m, MEAS_TASK_END_RELEASE);
-		meas_task_put(m);
+		meas_tasktab_put(m);
 	}
 }
 
 int meas_task_init(void)
 {
-	meas_task_wq = alloc_workqueue("meas_task", WQ_UNBOUND, 0);
-	if (!meas_task_wq)
-		return -ENOMEM;
+	int err = meas_tasktab_init();
+
+	if (err)
+		return err;
 	meas_taskprobe_init();
 	return 0;
 }
@@ -611,8 +551,8 @@ void meas_task_exit(void)
 
 	while ((m = task_first(NULL))) {
 		task_end(m, MEAS_TASK_END_UNLOAD);
-		meas_task_put(m);
+		meas_tasktab_put(m);
 	}
 	meas_taskprobe_exit();
-	destroy_workqueue(meas_task_wq);
+	meas_tasktab_exit();
 }

@@ -21,7 +21,9 @@
 #include <linux/err.h>
 #include <linux/fs_struct.h>
 #include <linux/sched/signal.h>
-#include "task.h"
+#include "taskdef.h"
+#include "taskring.h"
+#include "taskfile.h"
 #include "logic/taskcheck.h"
 #include "core/compat.h"
 

@@ -15,7 +15,11 @@
 #include <linux/sched/mm.h>
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>
-#include "task.h"
+#include "taskdef.h"
+#include "taskring.h"
+#include "taskfile.h"
+#include "tasktab.h"
+#include "taskload.h"
 #include "core/compat.h"
 
 /* More executable mappings than this are counted, not recorded. */
@@ -106,7 +110,7 @@ static void load_push(struct meas_task *m, struct meas_task_ev *e, bool direct)
 	}
 	if (e->file)
 		get_file(e->file);
-	meas_taskring_put_wait(m, e);
+	meas_tasktab_put_wait(m, e);
 }
 
 static void load_mark(struct meas_task *m, u16 type, u32 kind, u32 gen,
@@ -178,7 +182,7 @@ static void load_unmap(struct meas_task *m, const struct meas_task_obj *o)
 		.gen = READ_ONCE(m->gen),
 	};
 
-	meas_taskring_put_wait(m, &e);
+	meas_tasktab_put_wait(m, &e);
 }
 
 static void load_map(struct meas_task *m, const struct meas_task_obj *o)

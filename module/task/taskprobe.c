@@ -36,7 +36,11 @@
 #include "core/compat.h"
 #include "core/ctl.h"
 #include "core/tp.h"
-#include "task.h"
+#include "taskdef.h"
+#include "taskring.h"
+#include "tasktab.h"
+#include "taskload.h"
+#include "taskprobe.h"
 
 static atomic_t task_cbs = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(task_cbs_wq);
@@ -69,7 +73,7 @@ static void probe_push(struct meas_task *m, u16 type, u64 a, u64 b,
 	}
 	if (meas_taskring_half_full(&m->ring) &&
 	    !test_and_set_bit(MEAS_TASK_KICKED, &m->bits))
-		queue_work(meas_task_wq, &m->drain);
+		queue_work(meas_tasktab_wq, &m->drain);
 }
 
 /* ---- the CPU clock: PC samples -------------------------------------- */
@@ -176,7 +180,7 @@ u64 meas_taskprobe_release_events(struct meas_task *m)
 
 static void cb_done(struct meas_task *m)
 {
-	meas_task_put(m);
+	meas_tasktab_put(m);
 	/*
 	 * The module may go once the count is 0: module exit waits for it
 	 * and then for this read-side section, as for a tracepoint probe.
@@ -192,7 +196,7 @@ static bool cb_queue(struct meas_task *m, struct callback_head *head,
 		     task_work_func_t fn)
 {
 	atomic_inc(&task_cbs);
-	meas_task_get(m);
+	meas_tasktab_get(m);
 	init_task_work(head, fn);
 	if (!task_work_add(current, head, TWA_RESUME))
 		return true;
@@ -240,7 +244,7 @@ static void exec_switch(struct meas_task *m)
 		.time = local_clock(), .gen = gen,
 	};
 
-	meas_taskring_put_wait(m, &e);
+	meas_tasktab_put_wait(m, &e);
 	meas_taskload_snapshot(m, m->mm, MEAS_TASK_LOAD_EXEC_END, gen - 1,
 			       false);
 	mmput(m->mm);
@@ -256,12 +260,12 @@ static void cb_exec(struct callback_head *head)
 	clear_bit(MEAS_TASK_EXEC_CB, &m->bits);
 	mutex_lock(&m->vmlock);
 	if (!m->closed && current->mm) {
-		if (meas_task_may_see_exec(m, current)) {
+		if (meas_tasktab_may_see_exec(m, current)) {
 			exec_switch(m);
 		} else {
 			/* a set-user-ID program: record none of it */
 			set_bit(MEAS_TASK_DENIED, &m->bits);
-			meas_task_end_async(m, MEAS_TASK_END_DENIED);
+			meas_tasktab_end_async(m, MEAS_TASK_END_DENIED);
 		}
 	}
 	mutex_unlock(&m->vmlock);
@@ -272,7 +276,7 @@ static void cb_exec(struct callback_head *head)
 
 static struct meas_task *probe_find(void)
 {
-	struct meas_task *m = meas_task_find(current);
+	struct meas_task *m = meas_tasktab_find(current);
 
 	return m && !test_bit(MEAS_TASK_DENIED, &m->bits) ? m : NULL;
 }
@@ -353,7 +357,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	struct meas_task *m;
 
 	rcu_read_lock();
-	m = meas_task_find(p);
+	m = meas_tasktab_find(p);
 	/* exec_cb runs before the new program: one exec at a time */
 	if (m && !test_and_set_bit(MEAS_TASK_EXEC_CB, &m->bits)) {
 		WRITE_ONCE(m->gen, m->gen + 1);
@@ -372,9 +376,9 @@ static void probe_exit(void *data, struct task_struct *p)
 	if (atomic_read(&p->signal->live))
 		return;		/* not the process's last thread */
 	rcu_read_lock();
-	m = meas_task_find(p);
+	m = meas_tasktab_find(p);
 	if (m && !test_and_set_bit(MEAS_TASK_EXITING, &m->bits))
-		meas_task_end_async(m, MEAS_TASK_END_EXIT);
+		meas_tasktab_end_async(m, MEAS_TASK_END_EXIT);
 	rcu_read_unlock();
 }
 

@@ -9,7 +9,7 @@
  * its per-CPU buffers.  Probes never wait: a full ring drops the event
  * and counts it, and the writer reports the count in a LOST record.  The
  * load information written at an exec may wait for room instead
- * (meas_taskring_put_wait()).
+ * (meas_tasktab_put_wait()).
  *
  * An event put on one CPU may carry an earlier key than one already put
  * on another and not yet be visible to the writer: each ring says when
@@ -25,7 +25,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/irqflags.h>
-#include "task.h"
+#include "taskring.h"
 
 /* Events of each CPU's ring: a share of the measurement's KiB, >= 64. */
 static u32 ring_slots(unsigned int kib)
@@ -114,35 +114,6 @@ bool meas_taskring_put(struct meas_task_ring *r, const struct meas_task_ev *e)
 		slot->time = key;
 	meas_taskring_commit(r, slot, irq);
 	return true;
-}
-
-/* Room in the ring of the CPU the caller runs on now. */
-static bool ring_has_room(struct meas_task_ring *r)
-{
-	struct meas_task_pcpu *pc = raw_cpu_ptr(r->cpu);
-
-	return READ_ONCE(pc->head) - READ_ONCE(pc->tail) <= r->mask;
-}
-
-/*
- * Add @e from a context that may sleep, waiting up to a second at a time
- * for the writer to make room; a fatal signal or a writer that does not
- * drain ends the wait and the event is counted as lost.  The caller may
- * move to another CPU while it waits: its ring is the one it puts to.
- */
-bool meas_taskring_put_wait(struct meas_task *m, const struct meas_task_ev *e)
-{
-	struct meas_task_ring *r = &m->ring;
-	int tries = 10;
-
-	while (!ring_has_room(r) && tries--) {
-		if (!test_and_set_bit(MEAS_TASK_KICKED, &m->bits))
-			queue_work(meas_task_wq, &m->drain);
-		if (wait_event_killable_timeout(r->space, ring_has_room(r),
-						HZ) < 0)
-			break;
-	}
-	return meas_taskring_put(r, e);
 }
 
 /*

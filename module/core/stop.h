@@ -4,8 +4,8 @@
  * what the switch probes of class 0 (sched.c) and class 15 (proc.c) and
  * the class 15 enable scan (proctab.c) read of a task's state.
  */
-#ifndef _MEAS_SCHED_STOP_H
-#define _MEAS_SCHED_STOP_H
+#ifndef _MEAS_CORE_STOP_H
+#define _MEAS_CORE_STOP_H
 
 #include <linux/sched.h>
 #include "core/compat.h"
@@ -43,4 +43,4 @@ static inline unsigned int meas_stop_switch_flags(bool preempt,
 	return sw;
 }
 
-#endif /* _MEAS_SCHED_STOP_H */
+#endif /* _MEAS_CORE_STOP_H */

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * The collectors the shared clock serves, by MEAS_COLLECTOR_*: the
+ * clock's own (clock/collect_pc.c, clock/collect_stack.c) and the
+ * snapshot collector, which reads class 0's counters (sched/) and so is
+ * composed here, above both areas.
+ *
  * The snapshot collector: once a tick, the lowest-numbered ticking CPU
  * copies class 0 subclass 0 into its ring, a time series of the 100 fixed
  * counters taken on one clock, from which rates follow.  Class 0 is
@@ -19,7 +24,8 @@
 #include <linux/meas.h>
 #include "core/ctl.h"
 #include "sched/sched.h"
-#include "clock.h"
+#include "clock/clock.h"
+#include "collectors.h"
 
 static int snap_prepare(void)
 {
@@ -47,11 +53,17 @@ static void snap_tick(struct meas_clockbuf *buf, unsigned int cpu, u64 missed)
 	meas_clockbuf_commit(buf, cpu, rec, idx);
 }
 
-const struct meas_collector meas_collect_snap = {
+static const struct meas_collector collect_snap = {
 	.id		= MEAS_COLLECTOR_SNAP,
 	.name		= "snapshot",
 	.record_size	= sizeof(struct meas_clock_snap),
 	.prepare	= snap_prepare,
 	.unprepare	= snap_unprepare,
 	.tick		= snap_tick,
+};
+
+const struct meas_collector *const meas_collectors[MEAS_CLOCK_COLLECTORS] = {
+	[MEAS_COLLECTOR_PC]	= &meas_collect_pc,
+	[MEAS_COLLECTOR_SNAP]	= &collect_snap,
+	[MEAS_COLLECTOR_STACK]	= &meas_collect_stack,
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/meas: the misc device, its open files and the ioctl dispatch.
- * Each open file carries the classes it enabled; when its last reference
+ * Above the areas, beside main.c: it calls each area's ioctl handlers
+ * and release hooks, so that core/ below them includes none.  Each open
+ * file carries the classes it enabled; when its last reference
  * goes (close, exit, kill -9) they are stopped, as MORGUE did.
  */
 #include <linux/miscdevice.h>
@@ -13,16 +15,17 @@
 #include <linux/module.h>
 #include <linux/meas_task.h>
 #include <linux/meas.h>
-#include "ctl.h"
-#include "get.h"
-#include "dev.h"
-#include "clock/clock.h"
-#include "custom/custom.h"
-#include "proc/proc.h"
-#include "disk/blk.h"
-#include "task/task.h"
-#include "uarg.h"
+#include "core/ctl.h"
+#include "core/get.h"
+#include "core/uarg.h"
 #include "logic/rescode.h"
+#include "clock/clock.h"
+#include "custom/custom_ioctl.h"
+#include "proc/procstats.h"
+#include "proc/filter.h"
+#include "disk/iotrace.h"
+#include "task/task.h"
+#include "dev.h"
 
 struct meas_file {
 	u32 mask;	/* PCLASSENABLEDMASK */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* dev.c: /dev/meas, its open files and the ioctl dispatch */
-#ifndef _MEAS_CORE_DEV_H
-#define _MEAS_CORE_DEV_H
+#ifndef _MEAS_DEV_H
+#define _MEAS_DEV_H
 
 int meas_dev_register(void);
 void meas_dev_unregister(void);
 
-#endif /* _MEAS_CORE_DEV_H */
+#endif /* _MEAS_DEV_H */
