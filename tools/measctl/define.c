@@ -160,6 +160,7 @@ static int class_arg(struct cmd_ctx *ctx, const char *s, int *class)
 	return EXIT_OK;
 }
 
+/* OPT_END to go on, else the exit status (after --help: EXIT_OK). */
 static int define_parse(struct cmd_ctx *ctx, struct define_args *a, int argc,
 			char **argv)
 {
@@ -190,7 +191,7 @@ static int define_parse(struct cmd_ctx *ctx, struct define_args *a, int argc,
 	a->d.flags = a->replace ? MEAS_DEFINE_REPLACE : 0;
 	a->d.items = (uintptr_t)a->items;
 	a->d.nitems = a->nitems;
-	return rc;
+	return rc ? rc : OPT_END;
 }
 
 int cmd_define(struct cmd_ctx *ctx, int argc, char **argv)
@@ -200,8 +201,9 @@ int cmd_define(struct cmd_ctx *ctx, int argc, char **argv)
 	struct json j;
 
 	rc = define_parse(ctx, &a, argc, argv);
-	if (rc)
+	if (rc != OPT_END)
 		goto out;
+	rc = EXIT_OK;
 	fd = open_dev(ctx);
 	if (fd < 0) {
 		rc = EXIT_FAIL;
@@ -230,6 +232,7 @@ out:
 
 /* ---- undefine ------------------------------------------------------------ */
 
+/* As define_parse(): OPT_END to go on, else the exit status. */
 static int one_class(struct cmd_ctx *ctx, int argc, char **argv, int *class)
 {
 	struct opt_state st;
@@ -241,7 +244,7 @@ static int one_class(struct cmd_ctx *ctx, int argc, char **argv, int *class)
 	if (st.npos != 1)
 		return usage_error(ctx, st.npos ? "too many arguments (one CLASS)" :
 				   "CLASS needed (1..13)");
-	return class_arg(ctx, st.pos[0], class);
+	return class_arg(ctx, st.pos[0], class) ?: OPT_END;
 }
 
 int cmd_undefine(struct cmd_ctx *ctx, int argc, char **argv)
@@ -250,7 +253,7 @@ int cmd_undefine(struct cmd_ctx *ctx, int argc, char **argv)
 	struct json j;
 
 	rc = one_class(ctx, argc, argv, &class);
-	if (rc)
+	if (rc != OPT_END)
 		return rc;
 	fd = open_dev(ctx);
 	if (fd < 0)
@@ -334,7 +337,7 @@ int cmd_describe(struct cmd_ctx *ctx, int argc, char **argv)
 	int rc, fd, err, result = MEAS_RC_NONE, class;
 
 	rc = one_class(ctx, argc, argv, &class);
-	if (rc)
+	if (rc != OPT_END)
 		return rc;
 	fd = open_dev(ctx);
 	if (fd < 0)

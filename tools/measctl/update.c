@@ -47,6 +47,7 @@ static int parse_value(const char *s, int64_t *v)
 	return 0;
 }
 
+/* OPT_END to go on, else the exit status (after --help: EXIT_OK). */
 static int update_parse(struct cmd_ctx *ctx, struct update_args *u, int argc,
 			char **argv)
 {
@@ -86,7 +87,7 @@ static int update_parse(struct cmd_ctx *ctx, struct update_args *u, int argc,
 	if (parse_value(a[4], &u->value))
 		return usage_error(ctx, "bad value '%s': a decimal integer, -9223372036854775808..18446744073709551615",
 				   a[4]);
-	return EXIT_OK;
+	return OPT_END;
 }
 
 /* The number of the item of @u->sub named @u->item_name. */
@@ -126,7 +127,7 @@ int cmd_update(struct cmd_ctx *ctx, int argc, char **argv)
 	struct json j;
 
 	rc = update_parse(ctx, &u, argc, argv);
-	if (rc)
+	if (rc != OPT_END)
 		return rc;
 	fd = open_dev(ctx);
 	if (fd < 0)
