@@ -13,7 +13,8 @@
  *   access.c   which client may see which process (-P, -A)
  *   groups.c   process groups (meas.group.*), meas-exporter's groups
  *              (tools/exporter/groups.c) over an instance domain of names
- *   main.c     options, the daemon, the classes held for its life
+ *   hold.c     the classes held for its life, /dev/meas opened again
+ *   main.c     options, the daemon
  */
 #ifndef PMDAMEAS_H
 #define PMDAMEAS_H
@@ -146,9 +147,11 @@ void pm_groups_refresh(void);
 int pm_group_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
 void pm_groups_stop(void);
 
-/* ---- main.c ----------------------------------------------------------- */
+/* ---- hold.c ----------------------------------------------------------- */
 
 extern struct mx_hold pm_hold;
+/* The classes to hold: class 0, and what main.c's options add. */
+extern uint32_t pm_hold_mask;
 int pm_hold_ensure(void);
 
 #endif /* PMDAMEAS_H */
