@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 static const char *const type_name[] = {
 	[MX_COUNTER] = "counter",

@@ -15,7 +15,7 @@
 #include <string.h>
 #include "measctl.h"
 #include "replay.h"
-#include "exporter.h"
+#include "metrics.h"
 
 #define IOSTAT_INTERVAL_MIN	0.001
 #define IOSTAT_INTERVAL_MAX	86400.0

@@ -4,7 +4,7 @@
  * items, iostat's disks) rebuilt from a frame of a PCP archive, so that
  * a replay prints through the very code that prints live.  Which PCP
  * metric holds which item comes from the exporter's metric table and its
- * PCP names (tools/exporter/families.c, pcpname.c), the table pmdameas
+ * PCP names (tools/lib/metrics/families.c, pcpname.c), the table pmdameas
  * exports from: a series is an item, or an item less another one
  * (@minus), which is added back here.
  */
@@ -15,7 +15,7 @@
 #include "measctl.h"
 #include "archive.h"
 #include "replay.h"
-#include "exporter.h"
+#include "metrics.h"
 
 /* The series of the families of @srcs (a bit per enum mx_src). */
 static size_t replay_count(unsigned int srcs)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "measctl.h"
 #include "replay.h"
-#include "exporter.h"
+#include "metrics.h"
 
 #define WATCH_INTERVAL_MIN	0.001
 #define WATCH_INTERVAL_MAX	86400.0

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Process groups in PCP: meas.group.*, the groups meas-exporter sums
- * (tools/exporter/groups.c, grpconf.c, cgmap.c, compiled here as they
- * are), served over an instance domain of group names.
+ * (the metrics library's groups.c, grpconf.c, cgmap.c, in
+ * tools/lib/metrics), served over an instance domain of group names.
  *
  * Off unless asked for (-G, or -g FILE with the exporter's configuration
  * format): they hold class 15, whose records cost every process switch

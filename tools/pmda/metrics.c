@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PCP metrics of pmdameas, built at start from meas-exporter's
- * metric table (tools/exporter/families.c), so that one description of
+ * metric table (tools/lib/metrics/families.c), so that one description of
  * every metric serves both front ends and the documentation:
  *
  * - a family of class 0 subclass 0 is meas.sched.NAME; its label, when

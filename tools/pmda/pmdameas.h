@@ -4,7 +4,7 @@
  * under the names meas.*.  Documentation/pcp.rst.
  *
  *   metrics.c  the PCP metrics, built from meas-exporter's metric table
- *              (tools/exporter/families.c): names, PMIDs, types, units,
+ *              (tools/lib/metrics/families.c): names, PMIDs, types, units,
  *              semantics, help; and the PMNS and domain files Install uses
  *   fetch.c    one read of the held classes per fetch, the instance
  *              domains (disks, histogram buckets, user-defined items)
@@ -12,7 +12,7 @@
  *   proc.c     class 15 with -P: meas.proc.* per process
  *   access.c   which client may see which process (-P, -A)
  *   groups.c   process groups (meas.group.*), meas-exporter's groups
- *              (tools/exporter/groups.c) over an instance domain of names
+ *              (tools/lib/metrics/groups.c) over an instance domain of names
  *   hold.c     the classes held for its life, /dev/meas opened again
  *   main.c     options, the daemon
  */
@@ -23,7 +23,7 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 /*
  * The domain number: from the range PCP's own table of domains

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The classes meas-exporter holds enabled for its whole life, so that
- * their counters never reset under it: the facility resets a region only
+ * The classes an agent (meas-exporter, pmdameas) holds enabled for its
+ * whole life, so that their counters never reset under it: the facility resets a region only
  * when its last enabler stops it, and this open file is one enabler
  * until the process exits.
  */
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 static double real_now(void)
 {

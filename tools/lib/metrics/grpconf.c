@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 /* Also main.c's, for the options: one parser of numbers. */
 int mx_parse_uint(const char *s, unsigned int lo, unsigned int hi,

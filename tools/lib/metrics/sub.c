@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 /**
  * mx_sub_read() - read @subclass of @class, header and items

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 static int is_disk(enum mx_src s)
 {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 #define CGMAP_ROOT	"/sys/fs/cgroup"
 

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The metric table of meas-exporter: every family it exports, where its
- * values come from and in what unit.  One table, in one place: the text
- * renderer (scrape.c) walks it, Documentation/exporter.rst lists it, and
- * any other agent (PCP...) can walk it the same way.
+ * values come from and in what unit.  One table, in one place: the
+ * exporter's text renderer (tools/exporter/scrape.c) walks it,
+ * Documentation/exporter.rst lists it, and the PCP agent and measctl's
+ * replay walk it the same way.
  *
  * Names follow Prometheus's conventions: the prefix meas_, base units
  * (seconds, bytes) as a suffix of the name, _total on counters (added
  * by the renderer), and a device label with the kernel's disk name on
  * the per-disk families so that they join node_exporter's node_disk_*.
  */
-#include "exporter.h"
+#include "metrics.h"
 
 #define END { NULL, MX_NONE, MX_NONE }
 #define ONE(item) { NULL, (item), MX_NONE }, END
@@ -233,7 +234,7 @@ const size_t mx_nfamilies = ARRAY_SIZE(mx_families);
 
 /*
  * The families of the groups, in the order the exporter renders them
- * (scrape.c); the PCP agent serves them as meas.group.* (pcpname.c).
+ * (tools/exporter/scrape.c); the PCP agent serves them as meas.group.* (pcpname.c).
  * Documentation/exporter.rst and Documentation/pcp.rst list them.
  */
 const struct mx_grp_family mx_grp_families[MX_GF_NR] = {

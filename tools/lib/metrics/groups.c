@@ -21,10 +21,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 #define GRP_OTHER	0
 
