@@ -129,7 +129,7 @@ int pm_group_help(const struct pm_metric *m, char **one_line,
 	const char *inst = k < MX_GF_PER_GROUP ? help_part[INST_GROUP] : "";
 
 	*one_line = (char *)f->help;
-	if (asprintf(long_help, "%s\n%s%s\nProcess groups are served with pmdameas -G or -g FILE (Documentation/pcp.rst); without, no value.\nThe same source as meas-exporter's %s%s (tools/exporter/groups.c).",
+	if (asprintf(long_help, "%s\n%s%s\nProcess groups are served with pmdameas -G or -g FILE (Documentation/pcp.rst); without, no value.\nThe same source as meas-exporter's %s%s (tools/lib/metrics/groups.c).",
 		     f->help, sem, inst, f->name,
 		     f->type == MX_COUNTER ? "_total" : "") < 0)
 		return -ENOMEM;

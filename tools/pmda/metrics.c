@@ -329,7 +329,7 @@ static int build_help(size_t i)
 		n = asprintf(&s, "%s\n%s%s\nValues only while the agent holds class 15 (pmdameas -P): Documentation/pcp.rst.",
 			     one_line[i], sem_text(&m->desc), indom_text(m));
 	else
-		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's %s%s (tools/exporter/families.c).",
+		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's %s%s (tools/lib/metrics/families.c).",
 			     one_line[i], sem_text(&m->desc), indom_text(m),
 			     f->name, f->type == MX_COUNTER ? "_total" : "");
 	if (n < 0)
