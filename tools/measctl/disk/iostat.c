@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measctl iostat: per-disk rates, as iostat -x prints them, and the
+ * queue-length histogram, from class 0 subclasses 1 (the MPE disk
+ * profile) and 4 (bytes and times).  iostat holds class 0 on its own
+ * open file while it runs, reads both subclasses every interval and
+ * prints the differences: one table per interval under a timestamp
+ * line, or one JSON object per line.  Entry 0, the disks beyond
+ * max_disks, is the row "(others)".  SIGINT, SIGTERM and SIGHUP end it
+ * cleanly, as they end watch.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "replay/replay.h"
+#include "metrics.h"
+
+#define IOSTAT_INTERVAL_MIN	0.001
+#define IOSTAT_INTERVAL_MAX	86400.0
+
+struct iostat_args {
+	double interval;
+	uint64_t count;		/* 0: until a signal */
+	bool idle;		/* show disks without activity (not -z) */
+	struct arch_opts arch;	/* --archive: a replay */
+};
+
+void io_snap_free(struct io_snap *s)
+{
+	free(s->d);
+	s->d = NULL;
+	s->n = 0;
+}
+
+/*
+ * The kernel's clock at a read of class 0 (MEAS_C0_CLOCK_START, END): a
+ * GET of any subclass folds the whole class, so two of these bracket the
+ * reads of the disks.  0 from a module before ABI 2.
+ */
+static void io_stamp(int fd, uint64_t *start, uint64_t *end)
+{
+	uint64_t st[2] = { 0, 0 };
+	int result;
+
+	if (meas_get(fd, MEAS_CLASS_GLOBAL, MEAS_C0_SUB_FIXED,
+		     MEAS_C0_CLOCK_START, 2, st, sizeof(st), &result))
+		memset(st, 0, sizeof(st));
+	if (start)
+		*start = st[0];
+	if (end)
+		*end = st[1];
+}
+
+/* Returns 0 or a negative errno; *result is the GETSTATISTICS code. */
+int io_snapshot(int fd, struct io_snap *s, int *result)
+{
+	struct meas_header h1, h4;
+	uint64_t *disc, *xfer;
+	size_t n1, n4, e;
+	int err;
+
+	io_stamp(fd, &s->when.start, NULL);
+	err = meas_get_subclass(fd, 0, MEAS_C0_SUB_DISC, &h1, &disc, &n1,
+				result);
+	if (err)
+		return err;
+	err = meas_get_subclass(fd, 0, MEAS_C0_SUB_XFER, &h4, &xfer, &n4,
+				result);
+	if (err) {
+		free(disc);
+		return err;
+	}
+	io_stamp(fd, NULL, &s->when.end);
+	s->t_ns = mono_ns();
+	s->when.mono = s->t_ns;
+	/* a disk that appeared between the two reads waits for the next */
+	s->n = h1.entries < h4.entries ? h1.entries : h4.entries;
+	s->d = calloc(s->n, sizeof(*s->d));
+	if (!s->d)
+		err = -ENOMEM;
+	for (e = 0; s->d && e < s->n; e++) {
+		memcpy(s->d[e].disc, disc + e * MEAS_C0_DISC_ITEMS,
+		       sizeof(s->d[e].disc));
+		memcpy(s->d[e].xfer, xfer + e * MEAS_C0_XFER_ITEMS,
+		       sizeof(s->d[e].xfer));
+	}
+	free(disc);
+	free(xfer);
+	return err;
+}
+
+static double per(uint64_t n, double d)
+{
+	return rate_per_s(n, d);
+}
+
+/* The growth of counter @i from @a to @b */
+static uint64_t delta(const uint64_t *a, const uint64_t *b, unsigned int i)
+{
+	return b[i] - a[i];
+}
+
+void io_rate(const struct disk_snap *a, const struct disk_snap *b,
+	     size_t e, double secs, struct io_rate *r)
+{
+	static const struct disk_snap zero;
+	const uint64_t *xa, *xb, *da, *db;
+	unsigned int i;
+
+	if (!a)
+		a = &zero;
+	xa = a->xfer;
+	xb = b->xfer;
+	da = a->disc;
+	db = b->disc;
+	memset(r, 0, sizeof(*r));
+	r->dev = db[MEAS_C0_DISC_DEV];
+	if (e && b->name[0])
+		snprintf(r->name, sizeof(r->name), "%s", b->name);
+	else if (e)
+		meas_dev_name(r->dev, r->name, sizeof(r->name));
+	else
+		snprintf(r->name, sizeof(r->name), "(others)");
+	r->reads = delta(xa, xb, MEAS_C0_XFER_READS);
+	r->writes = delta(xa, xb, MEAS_C0_XFER_WRITES);
+	r->rbytes = delta(xa, xb, MEAS_C0_XFER_READ_BYTES);
+	r->wbytes = delta(xa, xb, MEAS_C0_XFER_WRITE_BYTES);
+	r->control = delta(da, db, MEAS_C0_DISC_CONTROL);
+	r->busy = delta(da, db, MEAS_C0_DISC_BUSY);
+	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
+		r->qlen[i] = delta(da, db, MEAS_C0_DISC_QLEN0 + i);
+	r->secs = secs;
+	r->r_s = per(r->reads, secs);
+	r->w_s = per(r->writes, secs);
+	r->rkb_s = per(r->rbytes, secs) / 1024;
+	r->wkb_s = per(r->wbytes, secs) / 1024;
+	r->r_await = per(delta(xa, xb, MEAS_C0_XFER_READ_NS),
+			 delta(xa, xb, MEAS_C0_XFER_READS_TIMED)) / 1e6;
+	r->w_await = per(delta(xa, xb, MEAS_C0_XFER_WRITE_NS),
+			 delta(xa, xb, MEAS_C0_XFER_WRITES_TIMED)) / 1e6;
+	r->aqu = per(delta(xa, xb, MEAS_C0_XFER_QUEUE_NS), secs) / 1e9;
+	r->ctl_s = per(r->control, secs);
+	r->busy_s = per(r->busy, secs);
+	r->inflight = xb[MEAS_C0_XFER_INFLIGHT];
+}
+
+bool io_active(const struct io_rate *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
+		if (r->qlen[i])
+			return true;
+	return r->reads || r->writes || r->control || r->busy || r->inflight;
+}
+
+static void io_print_text(const struct io_rate *r)
+{
+	printf("%-12s %9.1f %9.1f %10.1f %10.1f %8.3f %8.3f %7.2f %8.1f %8.1f",
+	       r->name, r->r_s, r->w_s, r->rkb_s, r->wkb_s, r->r_await,
+	       r->w_await, r->aqu, r->ctl_s, r->busy_s);
+	printf("  %llu/%llu/%llu/%llu/%llu/%llu/%llu\n",
+	       (unsigned long long)r->qlen[0], (unsigned long long)r->qlen[1],
+	       (unsigned long long)r->qlen[2], (unsigned long long)r->qlen[3],
+	       (unsigned long long)r->qlen[4], (unsigned long long)r->qlen[5],
+	       (unsigned long long)r->qlen[6]);
+}
+
+static void io_print_json(struct json *j, const struct io_rate *r, size_t e)
+{
+	char dev[32];
+	unsigned int i;
+
+	snprintf(dev, sizeof(dev), "%u:%u", MEAS_DEV_MAJOR(r->dev),
+		 MEAS_DEV_MINOR(r->dev));
+	json_obj_begin(j, NULL);
+	json_str(j, "device", r->name);
+	/* a replay knows disks by name only */
+	if (e && r->dev)
+		json_str(j, "dev", dev);
+	json_u64(j, "entry", e);
+	json_double(j, "r_s", r->r_s);
+	json_double(j, "w_s", r->w_s);
+	json_double(j, "rkB_s", r->rkb_s);
+	json_double(j, "wkB_s", r->wkb_s);
+	json_double(j, "r_await_ms", r->r_await);
+	json_double(j, "w_await_ms", r->w_await);
+	json_double(j, "aqu_sz", r->aqu);
+	json_double(j, "ctl_s", r->ctl_s);
+	json_double(j, "busy_s", r->busy_s);
+	json_u64(j, "reads", r->reads);
+	json_u64(j, "writes", r->writes);
+	json_u64(j, "read_bytes", r->rbytes);
+	json_u64(j, "write_bytes", r->wbytes);
+	json_u64(j, "control", r->control);
+	json_u64(j, "busy", r->busy);
+	json_u64(j, "in_flight", r->inflight);
+	json_arr_begin(j, "qlen");
+	for (i = 0; i < MEAS_C0_DISC_QLEN_BUCKETS; i++)
+		json_u64(j, NULL, r->qlen[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
+		     uint64_t n, const struct io_snap *a,
+		     const struct io_snap *b, const struct timespec *at)
+{
+	double secs = rate_interval_s(&a->when, &b->when);
+	struct io_rate r;
+	struct json j;
+	char ts[64];
+	size_t e;
+
+	meas_timestamp(ts, sizeof(ts), at);
+	if (ctx->json) {
+		json_doc_begin(&j, stdout, "iostat");
+		json_u64(&j, "interval", n);
+		json_str(&j, "time", ts);
+		json_double(&j, "elapsed_s", secs);
+		json_arr_begin(&j, "disks");
+	} else {
+		printf("--- %s  interval %llu  %.3f s ---\n", ts,
+		       (unsigned long long)n, secs);
+		printf("%-12s %9s %9s %10s %10s %8s %8s %7s %8s %8s  %s\n",
+		       "device", "r/s", "w/s", "rkB/s", "wkB/s", "r_await",
+		       "w_await", "aqu-sz", "ctl/s", "busy/s",
+		       "qlen 0/1/2/3/4/5/6+");
+	}
+	for (e = 0; e < b->n; e++) {
+		io_rate(e < a->n ? &a->d[e] : NULL, &b->d[e], e, secs, &r);
+		if (!io_active(&r) && (!e || !w->idle))
+			continue;
+		if (ctx->json)
+			io_print_json(&j, &r, e);
+		else
+			io_print_text(&r);
+	}
+	if (ctx->json) {
+		json_arr_end(&j);
+		json_doc_end(&j);
+	}
+	fflush(stdout);
+}
+
+static int io_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
+		   const void *args)
+{
+	const struct iostat_args *w = args;
+	struct io_snap a = { 0 }, b = { 0 };
+	int err, result, rc = EXIT_OK;
+	struct tick t;
+
+	err = io_snapshot(fd, &a, &result);
+	if (err)
+		return fail_call(ctx, "get", result, -err,
+				 "GETSTATISTICS of class 0 subclasses 1 and 4");
+	tick_init(&t, set, w->interval, w->count, a.t_ns);
+	while (tick_wait(&t)) {
+		err = io_snapshot(fd, &b, &result);
+		if (err) {
+			rc = fail_call(ctx, "get", result, -err,
+				       "GETSTATISTICS of class 0 subclasses 1 and 4");
+			break;
+		}
+		io_print(ctx, w, t.n, &a, &b, NULL);
+		io_snap_free(&a);
+		a = b;
+		b.d = NULL;
+		tick_taken(&t, a.t_ns);
+	}
+	io_snap_free(&a);
+	return rc;
+}
+
+/* A replay: the disks of the archive's frames, printed as live. */
+static int io_replay(struct cmd_ctx *ctx, const struct iostat_args *w)
+{
+	const unsigned int srcs = 1U << MX_SRC_DISC | 1U << MX_SRC_XFER |
+				  1U << MX_SRC_QLEN;
+	struct io_snap a = { 0 }, b;
+	struct replay r;
+	uint64_t n = 0;
+	bool have = false;
+	int rc, got = 0;
+
+	rc = replay_open(ctx, &w->arch, srcs, &r);
+	if (rc)
+		return rc;
+	while ((!w->count || n < w->count) && (got = arch_next(ctx, r.a)) > 0) {
+		if (replay_io(&r, have ? &a : NULL, &b)) {
+			rc = fail(ctx, ENOMEM, "no memory for %zu disks",
+				  r.ndisks);
+			break;
+		}
+		/* no disk yet: before meas's first sample */
+		if (!b.n) {
+			io_snap_free(&b);
+			continue;
+		}
+		if (have)
+			io_print(ctx, w, ++n, &a, &b, arch_time(r.a));
+		io_snap_free(&a);
+		a = b;
+		have = true;
+	}
+	io_snap_free(&a);
+	replay_close(&r);
+	return replay_done(ctx, &(struct replay_end){ rc, got, n, w->arch.path,
+						      "meas.disk", NULL });
+}
+
+static int iostat_opt(struct cmd_ctx *ctx, int id, const char *arg,
+		      void *data)
+{
+	struct iostat_args *w = data;
+	int rc;
+
+	switch (id) {
+	case 'i':
+		/* in a replay: PCP's interpolation at this step */
+		rc = interval_arg(ctx, arg, IOSTAT_INTERVAL_MIN,
+				  IOSTAT_INTERVAL_MAX, &w->interval);
+		w->arch.interval = w->interval;
+		return rc;
+	case 'n':
+		return count_arg(ctx, arg, UINT32_MAX, &w->count);
+	case 'z':
+		w->idle = false;
+		return EXIT_OK;
+	default:
+		return arch_opt(ctx, id, arg, &w->arch);
+	}
+}
+
+int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{ "interval", 'i', OPT_ARG, 'i' },
+		{ "count", 'n', OPT_ARG, 'n' },
+		{ "active", 'z', OPT_NONE, 'z' },
+		{ "archive", 'a', OPT_ARG, 'a' },
+		{ "start", 'S', OPT_ARG, 'S' },
+		{ "finish", 'T', OPT_ARG, 'T' },
+		{ NULL, 0, OPT_NONE, 0 },
+	};
+	struct iostat_args w = { .interval = 1.0, .idle = true };
+	struct opt_state st;
+	int rc;
+
+	rc = opt_parse(ctx, &st, argc, argv, opts, false, iostat_opt, &w);
+	if (rc != OPT_END)
+		return rc;
+	if (st.npos)
+		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
+				   st.pos[0], ctx->name);
+	rc = arch_check(ctx, &w.arch);
+	if (rc)
+		return rc;
+	if (w.arch.path)
+		return io_replay(ctx, &w);
+	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_loop, &w);
+}
