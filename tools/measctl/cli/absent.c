@@ -13,6 +13,7 @@
 
 #include "cli/kernrange.h"
 #include "cli/cli.h"
+#include "cli/dev.h"
 
 /* modules.dep of kernel @rel lists a module named meas (DKMS's or not). */
 static bool meas_installed(const char *rel)

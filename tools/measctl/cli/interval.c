@@ -15,6 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
+#include "cli/interval.h"
+
+uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 /* Block the signals that end the periodic views, to wait for them. */
 void meas_block_stop_signals(sigset_t *set)

@@ -29,6 +29,8 @@
 #include "cli/cli.h"
 #include "pictures/picture.h"
 #include "clock/symbols.h"
+#include "cli/dev.h"
+#include "cli/interval.h"
 
 #define PROF_DEF_MS		10
 #define PROF_DEF_SECONDS	5.0
@@ -931,7 +933,7 @@ static int prof_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 	}
 }
 
-int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "interval", 'i', OPT_ARG, 'i' },
@@ -962,3 +964,17 @@ int cmd_profile(struct cmd_ctx *ctx, int argc, char **argv)
 		return usage_error(ctx, "--all is for a command; watching reports every process");
 	return prof_do(ctx, &a);
 }
+
+const struct command profile_command = {
+	.name = "profile",
+	.fn = cmd_profile,
+	.args = "[-i MS] [-d SECONDS] [-n TOP] [-r RECORDS] [--all] [--folded]\n"
+		"    [--no-stacks] [--svg FILE] [-o FILE] [--] [CMD [ARGS...]]",
+	.help = "sample the call stacks of every CPU every MS ms (default 10;\n"
+		"    GETCLOCK) while CMD runs, or for SECONDS (default 5) over the\n"
+		"    whole system; print the top programs and functions, or\n"
+		"    'program;frame;...;leaf count' lines (--folded); --svg: also\n"
+		"    write an interactive flame graph; --no-stacks: program\n"
+		"    counters only.  With CMD: its processes only (--all: every\n"
+		"    process); exits with CMD's status",
+};

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
+#include "custom/custom.h"
 
 static const char *const header_names[MEAS_HEADER_WORDS] = {
 	"entries", "items-per-entry", "entry0-size",
@@ -249,7 +251,7 @@ static int get_opt(struct cmd_ctx *ctx __always_unused,
 	return EXIT_OK;
 }
 
-int cmd_get(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_get(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "fast", 'f', OPT_NONE, 'f' },
@@ -264,6 +266,15 @@ int cmd_get(struct cmd_ctx *ctx, int argc, char **argv)
 		return rc;
 	return get_parse_pos(ctx, &st, &g) ?: get_do(ctx, &g);
 }
+
+const struct command get_command = {
+	.name = "get",
+	.fn = cmd_get,
+	.args = "[--fast] CLASS SUBCLASS [START [COUNT]]",
+	.help = "GETSTATISTICS (FGETSTATISTICS with --fast): print 'item value\n"
+		"    name' lines; START defaults to 0 (-3 is the header), COUNT to\n"
+		"    the rest of the subclass",
+};
 
 /* ---- header ------------------------------------------------------------- */
 
@@ -288,7 +299,7 @@ static void header_print(struct cmd_ctx *ctx, const struct get_args *g,
 	json_doc_end(&j);
 }
 
-int cmd_header(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_header(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct get_args g = { 0 };
 	struct meas_header h;
@@ -310,6 +321,14 @@ int cmd_header(struct cmd_ctx *ctx, int argc, char **argv)
 	close(fd);
 	return rc;
 }
+
+const struct command header_command = {
+	.name = "header",
+	.fn = cmd_header,
+	.args = "CLASS SUBCLASS",
+	.help = "print the subclass header: entries, items per entry, entry-0\n"
+		"    size",
+};
 
 /* ---- info --------------------------------------------------------------- */
 
@@ -358,7 +377,7 @@ static void info_print_json(const struct meas_info *in)
 	json_doc_end(&j);
 }
 
-int cmd_info(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_info(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct meas_info in;
 	struct opt_state st;
@@ -383,3 +402,11 @@ int cmd_info(struct cmd_ctx *ctx, int argc, char **argv)
 		info_print_text(&in);
 	return EXIT_OK;
 }
+
+const struct command info_command = {
+	.name = "info",
+	.fn = cmd_info,
+	.args = "",
+	.help = "print the ABI version, defined and enabled classes, enablers\n"
+		"    and region size of each class",
+};

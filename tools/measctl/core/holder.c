@@ -30,6 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
+#include "core/holder.h"
 
 enum holder_stage {
 	HS_OK,
@@ -326,7 +328,7 @@ static int start_spawn(struct cmd_ctx *ctx, const char *dir,
 	return EXIT_OK;
 }
 
-int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char dir[PATH_MAX];
 	struct opt_state st;
@@ -347,3 +349,11 @@ int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 		return fail(ctx, -err, "bad MEAS_RUNDIR");
 	return start_spawn(ctx, dir, &cls);
 }
+
+const struct command start_command = {
+	.name = "start",
+	.fn = cmd_start,
+	.args = "CLASSES",
+	.help = "enable CLASSES in a detached holder process (STARTSTATISTICS);\n"
+		"    they stay enabled until 'measctl stop' or the holder dies",
+};

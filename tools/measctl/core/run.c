@@ -20,6 +20,10 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "pictures/picture.h"
+#include "cli/dev.h"
+#include "cli/rate.h"
+#include "sched/sched.h"
+#include "disk/disk.h"
 
 struct run_args {
 	struct classes cls;
@@ -51,17 +55,7 @@ static void __noreturn run_child(char **cmd)
 }
 
 /* Fork, exec and wait; fills r->status and r->exit_code. */
-/* A command's exit status as a shell gives it: 128 + N for signal N. */
-int run_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_FAIL;
-}
-
-static int run_command(struct cmd_ctx *ctx, char **cmd, struct run_result *r)
+static int run_program(struct cmd_ctx *ctx, char **cmd, struct run_result *r)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
 	pid_t pid, w;
@@ -193,7 +187,7 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
 	if (a->html)
 		io_snapshot(fd, &r.ia, &result);
-	rc = run_command(ctx, a->run, &r);
+	rc = run_program(ctx, a->run, &r);
 	if (rc)
 		return rc;
 	err = c0_snapshot(fd, &r.b, &result);
@@ -281,7 +275,7 @@ static int run_profiled(struct cmd_ctx *ctx, struct run_args *a, int argc)
 	return rc;
 }
 
-int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "classes", 'c', OPT_ARG, 'c' },
@@ -308,3 +302,14 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 		return run_profiled(ctx, &a, argc - st.rest);
 	return run_do(ctx, &a);
 }
+
+const struct command run_command = {
+	.name = "run",
+	.fn = cmd_run,
+	.args = "[-c CLASSES] [-o FILE] [--html FILE [--profile]] [--] CMD [ARGS...]",
+	.help = "enable CLASSES (default 0; class 0 is always included) while\n"
+		"    CMD runs, then print the class 0 subclass 0 deltas and rates\n"
+		"    (to FILE with -o); --html: also a self-contained page with\n"
+		"    stops by reason, disk rates and the deltas, --profile: and\n"
+		"    CMD's flame graph; exits with CMD's status",
+};

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "core/holder.h"
 
 #define RECORD_PREFIX	"holder."
 

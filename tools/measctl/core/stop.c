@@ -18,6 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
+#include "cli/interval.h"
+#include "core/holder.h"
 
 #define STOP_TIMEOUT_DEF	5.0
 #define STOP_POLL_NS		10000000L	/* 10 ms */
@@ -296,7 +299,7 @@ static int stop_opt(struct cmd_ctx *ctx, int id __always_unused,
 	return EXIT_OK;
 }
 
-int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "timeout", 't', OPT_ARG, 't' },
@@ -322,3 +325,12 @@ int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
 	err = rundir_path(s.dir, sizeof(s.dir));
 	return err ? fail(ctx, -err, "bad MEAS_RUNDIR") : stop_do(ctx, &s);
 }
+
+const struct command stop_command = {
+	.name = "stop",
+	.fn = cmd_stop,
+	.args = "[-t SECONDS] [CLASSES]",
+	.help = "ask the holders to disable CLASSES (default: all, the holders\n"
+		"    exit); wait up to -t SECONDS (default 5) and report what is\n"
+		"    still enabled",
+};

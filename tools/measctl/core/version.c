@@ -3,15 +3,15 @@
  * measctl --version (and "measctl version"): the release of measctl, of
  * libmeas and of the loaded meas.ko, all from the file VERSION of their
  * trees, and the ABI (MEAS_ABI_VERSION) measctl was built for next to the
- * one the module speaks (MEAS_IOC_INFO).  abi_check() warns, at every
- * open of /dev/meas, when the module's ABI is older than measctl's: the
- * calls added since would fail with ENOTTY or read zeros.
+ * one the module speaks (MEAS_IOC_INFO); an older one is also said at
+ * every open of /dev/meas (cli/dev.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
 
 /* The module's release and ABI; *abi 0 if unknown, with *why. */
 static void module_versions(char *rel, size_t len, unsigned int *abi,
@@ -42,26 +42,7 @@ static void module_versions(char *rel, size_t len, unsigned int *abi,
 		*abi = in.version;
 }
 
-/* The module speaks ABI @abi, older than ours: say so, and what to do. */
-static void abi_warn(const struct cmd_ctx *ctx, unsigned int abi)
-{
-	char rel[64];
-
-	if (meas_module_version(rel, sizeof(rel)))
-		snprintf(rel, sizeof(rel), "unknown");
-	warnx_ctx(ctx, "the loaded meas.ko (release %s) has ABI %u, older than the ABI %u measctl %s was built for: the calls added since fail; load the meas.ko of release %s",
-		  rel, abi, MEAS_ABI_VERSION, MEAS_VERSION, MEAS_VERSION);
-}
-
-void abi_check(const struct cmd_ctx *ctx, int fd)
-{
-	struct meas_info in;
-
-	if (!meas_info(fd, &in) && in.version < MEAS_ABI_VERSION)
-		abi_warn(ctx, in.version);
-}
-
-int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct opt_state st;
 	const char *why;
@@ -108,3 +89,11 @@ int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 		abi_warn(ctx, abi);
 	return EXIT_OK;
 }
+
+const struct command version_command = {
+	.name = "version",
+	.fn = cmd_version,
+	.args = "",
+	.help = "print the releases of measctl, libmeas and the loaded meas.ko,\n"
+		"    and their ABI versions (also measctl --version)",
+};

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "custom/custom.h"
 
 /* ---- get ------------------------------------------------------------------ */
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
 
 struct define_args {
 	bool replace;
@@ -194,7 +195,7 @@ static int define_parse(struct cmd_ctx *ctx, struct define_args *a, int argc,
 	return rc ? rc : OPT_END;
 }
 
-int cmd_define(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_define(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct define_args a = { 0 };
 	int rc, fd, err, result;
@@ -230,6 +231,15 @@ out:
 	return rc;
 }
 
+const struct command define_command = {
+	.name = "define",
+	.fn = cmd_define,
+	.args = "[--replace] [--name NAME] CLASS [NAME:]ENTRIES:ITEMS...",
+	.help = "define user-defined class CLASS (1..13), one subclass per\n"
+		"    argument; ITEMS is a count or NAME[/gauge],...; needs\n"
+		"    CAP_PERFMON; --replace redefines a class not enabled",
+};
+
 /* ---- undefine ------------------------------------------------------------ */
 
 /* As define_parse(): OPT_END to go on, else the exit status. */
@@ -247,7 +257,7 @@ static int one_class(struct cmd_ctx *ctx, int argc, char **argv, int *class)
 	return class_arg(ctx, st.pos[0], class) ?: OPT_END;
 }
 
-int cmd_undefine(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_undefine(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	int rc, fd, err, result, class;
 	struct json j;
@@ -272,6 +282,13 @@ int cmd_undefine(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	return EXIT_OK;
 }
+
+const struct command undefine_command = {
+	.name = "undefine",
+	.fn = cmd_undefine,
+	.args = "CLASS",
+	.help = "remove a user-defined class that nothing has enabled",
+};
 
 /* ---- describe ------------------------------------------------------------ */
 
@@ -331,7 +348,7 @@ static void describe_json(int class, const struct meas_class_names *n)
 	json_doc_end(&j);
 }
 
-int cmd_describe(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_describe(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct meas_class_names n;
 	int rc, fd, err, result = MEAS_RC_NONE, class;
@@ -356,3 +373,11 @@ int cmd_describe(struct cmd_ctx *ctx, int argc, char **argv)
 	meas_class_names_free(&n);
 	return EXIT_OK;
 }
+
+const struct command describe_command = {
+	.name = "describe",
+	.fn = cmd_describe,
+	.args = "CLASS",
+	.help = "print the definition of a user-defined class: names, entries,\n"
+		"    items and their kinds",
+};

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
 
 struct update_args {
 	uint32_t flags;
@@ -120,7 +121,7 @@ static int resolve_item(struct cmd_ctx *ctx, int fd, struct update_args *u)
 	return EXIT_OK;
 }
 
-int cmd_update(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_update(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct update_args u = { 0 };
 	int rc, fd, err, result;
@@ -162,3 +163,11 @@ int cmd_update(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	return EXIT_OK;
 }
+
+const struct command update_command = {
+	.name = "update",
+	.fn = cmd_update,
+	.args = "[--fast] [--set] [--double] CLASS SUBCLASS ENTRY ITEM VALUE",
+	.help = "UPDATESTATISTICS (FUPDATESTATISTICS with --fast): add VALUE to\n"
+		"    the item (a number or its name), or replace it with --set",
+};

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "pictures/picture.h"
+#include "cli/interval.h"
 
 #define IOTRACE_BATCH	1024
 #define IOTRACE_POLL_MIN	0.001
@@ -289,7 +290,7 @@ static int iotrace_opt(struct cmd_ctx *ctx, int id, const char *arg,
 	}
 }
 
-int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "interval", 'i', OPT_ARG, 'i' },
@@ -324,3 +325,17 @@ int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 	hm_free(&hm);
 	return rc;
 }
+
+const struct command iotrace_command = {
+	.name = "iotrace",
+	.fn = cmd_iotrace,
+	.args = "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a] [--heatmap FILE.svg\n"
+		"    [--from FILE.json]]",
+	.help = "enable class 14 while running and print one line per completed\n"
+		"    request (time, command, PID, disk, RWBS, sector, bytes, queue\n"
+		"    and device ms) for SECONDS, COUNT records or until SIGINT;\n"
+		"    -a starts at the oldest record the ring holds; lost records\n"
+		"    are reported; -i is the poll interval (default 0.1);\n"
+		"    --heatmap: also a latency heat map (SVG) of the records, or\n"
+		"    --from records saved with --json",
+};

@@ -63,7 +63,7 @@ static int flame_opt(struct cmd_ctx *ctx, int id, const char *arg,
 	return EXIT_OK;
 }
 
-int cmd_flame(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_flame(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "output", 'o', OPT_ARG, 'o' },
@@ -115,3 +115,12 @@ close_in:
 		fclose(in);
 	return rc;
 }
+
+const struct command flame_command = {
+	.name = "flame",
+	.fn = cmd_flame,
+	.args = "[-o FILE] [-t TITLE] [FILE]",
+	.help = "an interactive flame graph (SVG) of folded stacks, 'frame;...\n"
+		"    count' lines as profile --folded writes them, from FILE or\n"
+		"    standard input",
+};

@@ -15,6 +15,9 @@
 #include <sys/wait.h>
 #include "cli/cli.h"
 #include "pictures/picture.h"
+#include "cli/rate.h"
+#include "disk/disk.h"
+#include "sched/sched.h"
 
 #define HB_LABEL	180	/* px: a bar's label */
 #define HB_WIDTH	560	/* px: the longest bar */

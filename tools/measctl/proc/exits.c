@@ -18,6 +18,9 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
+#include "cli/interval.h"
+#include "proc/proc.h"
 
 #define EXITS_RCVBUF	(16 << 20)
 
@@ -199,7 +202,7 @@ static int exits_opt(struct cmd_ctx *ctx, int id, const char *arg,
 	return EXIT_OK;
 }
 
-int cmd_exits(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_exits(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "count", 'n', OPT_ARG, 'n' },
@@ -219,3 +222,12 @@ int cmd_exits(struct cmd_ctx *ctx, int argc, char **argv)
 				   st.pos[0], ctx->name);
 	return exits_do(ctx, &a);
 }
+
+const struct command exits_command = {
+	.name = "exits",
+	.fn = cmd_exits,
+	.args = "[-n COUNT] [-t SECONDS] [-l]",
+	.help = "stream the final record of each process that exits (generic\n"
+		"    netlink group 'exits', CAP_SYS_ADMIN); reports missed ones;\n"
+		"    -l: listen only, class 15 held by someone else",
+};

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include "cli/cli.h"
+#include "cli/interval.h"
+#include "proc/proc.h"
 
 /**
  * proc_hold() - make sure class 15 is enabled while @fd is open

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/dev.h"
+#include "proc/proc.h"
 
 struct ps_args {
 	bool exited;		/* exited processes too */
@@ -162,7 +164,7 @@ static int ps_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 	}
 }
 
-int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "all", 'a', OPT_NONE, 'a' },
@@ -182,3 +184,13 @@ int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv)
 				   st.pos[0], ctx->name);
 	return ps_do(ctx, &a);
 }
+
+const struct command ps_command = {
+	.name = "ps",
+	.fn = cmd_ps,
+	.args = "[-a] [-x] [-s KEY]",
+	.help = "one line per process of class 15 (GETPROCSTATS): CPU and wait\n"
+		"    time, switches, stops, last stop reason, disc bytes; -a: the\n"
+		"    exited too, -x: only those; -s: sort by KEY (pid, cpu, wait,\n"
+		"    launches, stops, io, disc, impeded, command, created)",
+};

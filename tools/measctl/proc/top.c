@@ -16,6 +16,9 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "replay/replay.h"
+#include "cli/interval.h"
+#include "cli/rate.h"
+#include "proc/proc.h"
 
 #define TOP_INTERVAL_MIN	0.05
 #define TOP_INTERVAL_MAX	86400.0
@@ -330,7 +333,7 @@ static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 	}
 }
 
-int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "interval", 'i', OPT_ARG, 'i' },
@@ -360,3 +363,15 @@ int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 		return rc;
 	return t.arch.path ? top_replay(ctx, &t) : top_do(ctx, &t);
 }
+
+const struct command top_command = {
+	.name = "top",
+	.fn = cmd_top,
+	.args = "[-i SECONDS] [-n COUNT] [-N LINES] [-s KEY] [-x]\n"
+		"    [--archive PATH [-S START] [-T FINISH]]",
+	.help = "live view of class 15 every SECONDS (default 2): %CPU, %WAIT\n"
+		"    (runnable), switches and stops/s, paused % by reason, last\n"
+		"    stop, disc bytes/s; sorted by KEY (default cpu); -x: also\n"
+		"    processes that exited in the interval; --archive: the same\n"
+		"    from a PCP archive of pmdameas -P",
+};

@@ -16,6 +16,9 @@
 #include "replay/archive.h"
 #include "replay/replay.h"
 #include "metrics.h"
+#include "sched/sched.h"
+#include "proc/proc.h"
+#include "disk/disk.h"
 
 /* The series of the families of @srcs (a bit per enum mx_src). */
 static size_t replay_count(unsigned int srcs)

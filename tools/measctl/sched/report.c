@@ -9,14 +9,9 @@
 #include <inttypes.h>
 #include <time.h>
 #include "cli/cli.h"
-
-uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "cli/interval.h"
+#include "cli/rate.h"
+#include "sched/sched.h"
 
 /* Returns 0 or a negative errno; *result is the GETSTATISTICS code. */
 int c0_snapshot(int fd, struct c0_snap *s, int *result)

@@ -14,6 +14,11 @@
 #include "cli/cli.h"
 #include "replay/replay.h"
 #include "metrics.h"
+#include "cli/dev.h"
+#include "cli/interval.h"
+#include "cli/rate.h"
+#include "sched/sched.h"
+#include "custom/custom.h"
 
 #define WATCH_INTERVAL_MIN	0.001
 #define WATCH_INTERVAL_MAX	86400.0
@@ -159,7 +164,7 @@ static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
 	}
 }
 
-int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "interval", 'i', OPT_ARG, 'i' },
@@ -187,3 +192,14 @@ int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 		return usage_error(ctx, "--classes enables classes: not in a replay (--archive)");
 	return w.arch.path ? watch_replay(ctx, &w) : watch_do(ctx, &w);
 }
+
+const struct command watch_command = {
+	.name = "watch",
+	.fn = cmd_watch,
+	.args = "[-i SECONDS] [-n COUNT] [-c CLASSES]\n"
+		"    | --archive PATH [-S START] [-T FINISH] [-i SECONDS] [-n COUNT]",
+	.help = "enable class 0 (and CLASSES) while running and print the class 0\n"
+		"    subclass 0 rates every SECONDS (default 1) until COUNT\n"
+		"    intervals or SIGINT/SIGTERM; times in % of one CPU;\n"
+		"    --archive: the same from a PCP archive of pmdameas",
+};

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "task/task.h"
+#include "cli/dev.h"
 
 /* How long run waits for the END record after the command exited. */
 #define TASK_END_WAIT_MS	10000
@@ -467,30 +468,46 @@ static int task_run(struct cmd_ctx *ctx, int argc, char **argv)
 	return r.exit_code;
 }
 
-/* ---- dispatch ------------------------------------------------------------- */
+/* ---- the command: its subcommands, report's in taskreport.c ------------- */
 
-int cmd_task(struct cmd_ctx *ctx, int argc, char **argv)
-{
-	static const struct {
-		const char *name;
-		int (*fn)(struct cmd_ctx *ctx, int argc, char **argv);
-	} subs[] = {
-		{ "start", task_start },
-		{ "stop", task_stop },
-		{ "run", task_run },
-		{ "report", task_report },
-	};
-	size_t i;
+static const struct command task_start_command = {
+	.name = "start",
+	.fn = task_start,
+	.args = "[--pid PID] [-i MS|none] [--svc] [--load std|detailed]\n"
+		"    [--file PATH]",
+};
 
-	if (argc < 2)
-		return usage_error(ctx, "no subcommand (start, stop, run, report)");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage_cmd(ctx, stdout);
-		return EXIT_OK;
-	}
-	for (i = 0; i < ARRAY_SIZE(subs); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			return subs[i].fn(ctx, argc - 1, argv + 1);
-	return usage_error(ctx, "unknown subcommand '%s' (start, stop, run, report)",
-			   argv[1]);
-}
+static const struct command task_stop_command = {
+	.name = "stop",
+	.fn = task_stop,
+	.args = "[PID]",
+};
+
+static const struct command task_run_command = {
+	.name = "run",
+	.fn = task_run,
+	.args = "[-i MS|none] [--svc] [--load std|detailed] [--file PATH]\n"
+		"    [--report] [--top N] [--] CMD [ARGS...]",
+};
+
+static const struct command *const task_subs[] = {
+	&task_start_command,
+	&task_stop_command,
+	&task_run_command,
+	&task_report_command,
+	NULL
+};
+
+const struct command task_command = {
+	.name = "task",
+	.subs = task_subs,
+	.help = "openSM2 task measurement: START-TASK-MEASUREMENT of PID (default:\n"
+		"    the calling shell) with program counter samples every MS ms\n"
+		"    of its CPU time, system calls (--svc) and load information,\n"
+		"    into PATH (default /var/tmp/meas-task.UID.PID); STOP; run:\n"
+		"    measure CMD from its start to its exit, print a summary (and\n"
+		"    the report), exit with CMD's status; report: samples by object\n"
+		"    and function, system calls by name and address, load\n"
+		"    information (default: the file's last session); --svg: also\n"
+		"    a flame graph of its samples",
+};

@@ -27,7 +27,8 @@ void task_report_json(struct json *j, const struct tf_session *s,
 /* "exit", "stop" ... of an ended session, "cut short" otherwise. */
 const char *task_end_text(const struct tf_session *s);
 
-int task_report(struct cmd_ctx *ctx, int argc, char **argv);
+/* task report FILE (taskreport.c), a subcommand of task. */
+extern const struct command task_report_command;
 
 /* The name of system call @nr (MEAS_TREC_COMPAT in @flags), or "syscall_N" in @buf. */
 const char *syscall_name(uint32_t audit_arch, uint32_t flags, uint32_t nr,

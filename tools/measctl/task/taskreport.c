@@ -944,7 +944,7 @@ static int report_file(struct cmd_ctx *ctx, const char *path,
 	return bad ? EXIT_FAIL : EXIT_OK;
 }
 
-int task_report(struct cmd_ctx *ctx, int argc, char **argv)
+static int task_report(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "all", 'a', OPT_NONE, 'a' },
@@ -968,3 +968,9 @@ int task_report(struct cmd_ctx *ctx, int argc, char **argv)
 		return usage_error(ctx, "--svg draws one session, not --all");
 	return report_file(ctx, st.pos[0], &a);
 }
+
+const struct command task_report_command = {
+	.name = "report",
+	.fn = task_report,
+	.args = "[--session N|--all] [--top N] [--svg OUT] FILE",
+};
