@@ -124,6 +124,7 @@ void format_classes(uint32_t mask, char *buf, size_t len);
 
 enum opt_arg { OPT_NONE, OPT_ARG };
 
+/* A table of options ends with an entry without names. */
 struct opt {
 	const char *lng;	/* long name without "--", or NULL */
 	char shrt;		/* short letter, or 0 */
@@ -154,6 +155,7 @@ struct opt_state {
 	int npos;		/* positional arguments seen */
 	char *pos[OPT_MAX_POS];	/* the first of them */
 	int rest;		/* index of the first word after options */
+	const struct opt *more;	/* opt_parse_more()'s second table */
 };
 
 #define OPT_END		(-1)	/* also opt_parse(): go on */
@@ -168,6 +170,10 @@ typedef int (*opt_fn)(struct cmd_ctx *ctx, int id, const char *arg,
 int opt_parse(struct cmd_ctx *ctx, struct opt_state *st, int argc,
 	      char **argv, const struct opt *opts, bool stop_at_pos,
 	      opt_fn mine, void *data);
+/* The same with the options of @more too (the periodic views' own). */
+int opt_parse_more(struct cmd_ctx *ctx, struct opt_state *st, int argc,
+		   char **argv, const struct opt *opts,
+		   const struct opt *more, opt_fn mine, void *data);
 
 /* ---- JSON output (json.c) ------------------------------------------------ */
 

@@ -36,14 +36,16 @@ static void opt_pos(struct opt_state *st, char *w)
 	st->npos++;
 }
 
-static const struct opt *opt_find(const struct opt *opts, const char *lng,
+/* The command's options, the second table's (or NULL), then --json, -h. */
+static const struct opt *opt_find(const struct opt_state *st,
+				  const struct opt *opts, const char *lng,
 				  size_t len, char shrt)
 {
-	const struct opt *tabs[2] = { opts, common_opts };
+	const struct opt *tabs[3] = { opts, st->more, common_opts };
 	const struct opt *o;
 	int t;
 
-	for (t = 0; t < 2; t++)
+	for (t = 0; t < 3; t++)
 		for (o = tabs[t]; o && (o->lng || o->shrt); o++) {
 			if (lng && o->lng && strlen(o->lng) == len &&
 			    !strncmp(o->lng, lng, len))
@@ -71,7 +73,7 @@ static int opt_long(struct opt_state *st, const struct opt *opts, char *w)
 {
 	char *eq = strchr(w + 2, '=');
 	size_t len = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
-	const struct opt *o = opt_find(opts, w + 2, len, 0);
+	const struct opt *o = opt_find(st, opts, w + 2, len, 0);
 
 	st->bad = w;
 	if (!o)
@@ -84,7 +86,7 @@ static int opt_long(struct opt_state *st, const struct opt *opts, char *w)
 /* Short options: one per word ("-n 2" or "-n2"), no bundling. */
 static int opt_short(struct opt_state *st, const struct opt *opts, char *w)
 {
-	const struct opt *o = opt_find(opts, NULL, 0, w[1]);
+	const struct opt *o = opt_find(st, opts, NULL, 0, w[1]);
 
 	st->bad = w;
 	if (!o)
@@ -173,13 +175,11 @@ static int opt_common(struct cmd_ctx *ctx, struct opt_state *st, int id)
  * that ends the parse.  Returns OPT_END when the command goes on with
  * the positional arguments in @st, else its exit status.
  */
-int opt_parse(struct cmd_ctx *ctx, struct opt_state *st, int argc,
-	      char **argv, const struct opt *opts, bool stop_at_pos,
-	      opt_fn mine, void *data)
+static int opt_run(struct cmd_ctx *ctx, struct opt_state *st,
+		   const struct opt *opts, opt_fn mine, void *data)
 {
 	int id, rc;
 
-	opt_init(st, argc, argv, stop_at_pos);
 	while ((id = opt_next(st, opts)) != OPT_END) {
 		rc = opt_common(ctx, st, id);
 		if (rc == OPT_MINE)
@@ -188,4 +188,21 @@ int opt_parse(struct cmd_ctx *ctx, struct opt_state *st, int argc,
 			return rc;
 	}
 	return OPT_END;
+}
+
+int opt_parse(struct cmd_ctx *ctx, struct opt_state *st, int argc,
+	      char **argv, const struct opt *opts, bool stop_at_pos,
+	      opt_fn mine, void *data)
+{
+	opt_init(st, argc, argv, stop_at_pos);
+	return opt_run(ctx, st, opts, mine, data);
+}
+
+int opt_parse_more(struct cmd_ctx *ctx, struct opt_state *st, int argc,
+		   char **argv, const struct opt *opts,
+		   const struct opt *more, opt_fn mine, void *data)
+{
+	opt_init(st, argc, argv, false);
+	st->more = more;
+	return opt_run(ctx, st, opts, mine, data);
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "replay/replay.h"
+#include "replay/view.h"
 #include "metrics.h"
 #include "cli/interval.h"
 #include "cli/rate.h"
@@ -24,10 +24,8 @@
 #define IOSTAT_INTERVAL_MAX	86400.0
 
 struct iostat_args {
-	double interval;
-	uint64_t count;		/* 0: until a signal */
+	struct view_opts v;	/* -i, -n, --archive... */
 	bool idle;		/* show disks without activity (not -z) */
-	struct arch_opts arch;	/* --archive: a replay */
 };
 
 static void io_print_text(const struct io_rate *r)
@@ -78,10 +76,12 @@ static void io_print_json(struct json *j, const struct io_rate *r, size_t e)
 	json_obj_end(j);
 }
 
-static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
-		     uint64_t n, const struct io_snap *a,
-		     const struct io_snap *b, const struct timespec *at)
+/* An interval: a row per disk that did something (or every one). */
+static int io_show(struct cmd_ctx *ctx, uint64_t n, const void *sa,
+		   const void *sb, const struct timespec *at, void *data)
 {
+	const struct io_snap *a = sa, *b = sb;
+	const struct iostat_args *w = data;
 	double secs = rate_interval_s(&a->when, &b->when);
 	struct io_rate r;
 	struct json j;
@@ -117,125 +117,99 @@ static void io_print(struct cmd_ctx *ctx, const struct iostat_args *w,
 		json_doc_end(&j);
 	}
 	fflush(stdout);
+	return EXIT_OK;
 }
 
-static int io_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
-		   const void *args)
+static int io_take(struct cmd_ctx *ctx, int fd, void *s, void *data)
 {
-	const struct iostat_args *w = args;
-	struct io_snap a = { 0 }, b = { 0 };
-	int err, result, rc = EXIT_OK;
-	struct tick t;
+	int err, result;
 
-	err = io_snapshot(fd, &a, &result);
+	(void)data;
+	err = io_snapshot(fd, s, &result);
 	if (err)
 		return fail_call(ctx, "get", result, -err,
 				 "GETSTATISTICS of class 0 subclasses 1 and 4");
-	tick_init(&t, set, w->interval, w->count, a.t_ns);
-	while (tick_wait(&t)) {
-		err = io_snapshot(fd, &b, &result);
-		if (err) {
-			rc = fail_call(ctx, "get", result, -err,
-				       "GETSTATISTICS of class 0 subclasses 1 and 4");
-			break;
-		}
-		io_print(ctx, w, t.n, &a, &b, NULL);
-		io_snap_free(&a);
-		a = b;
-		b.d = NULL;
-		tick_taken(&t, a.t_ns);
-	}
-	io_snap_free(&a);
-	return rc;
+	return EXIT_OK;
 }
 
-/* A replay: the disks of the archive's frames, printed as live. */
-static int io_replay(struct cmd_ctx *ctx, const struct iostat_args *w)
+static uint64_t io_taken(const void *s)
 {
-	const unsigned int srcs = 1U << MX_SRC_DISC | 1U << MX_SRC_XFER |
-				  1U << MX_SRC_QLEN;
-	struct io_snap a = { 0 }, b;
-	struct replay r;
-	uint64_t n = 0;
-	bool have = false;
-	int rc, got = 0;
+	return ((const struct io_snap *)s)->t_ns;
+}
 
-	rc = replay_open(ctx, &w->arch, srcs, &r);
-	if (rc)
-		return rc;
-	while ((!w->count || n < w->count) && (got = arch_next(ctx, r.a)) > 0) {
-		if (replay_io(&r, have ? &a : NULL, &b)) {
-			rc = fail(ctx, ENOMEM, "no memory for %zu disks",
-				  r.ndisks);
-			break;
-		}
-		/* no disk yet: before meas's first sample */
-		if (!b.n) {
-			io_snap_free(&b);
-			continue;
-		}
-		if (have)
-			io_print(ctx, w, ++n, &a, &b, arch_time(r.a));
-		io_snap_free(&a);
-		a = b;
-		have = true;
-	}
-	io_snap_free(&a);
-	replay_close(&r);
-	return replay_done(ctx, &(struct replay_end){ rc, got, n, w->arch.path,
-						      "meas.disk", NULL });
+/* A replay: the disks of the archive's frames, none before meas's first. */
+static int io_frame(struct cmd_ctx *ctx, struct replay *r, const void *prev,
+		    void *s, void *data)
+{
+	struct io_snap *b = s;
+
+	(void)data;
+	if (replay_io(r, prev, b))
+		return fail(ctx, ENOMEM, "no memory for %zu disks", r->ndisks);
+	return b->n ? EXIT_OK : VIEW_SKIP;
+}
+
+static void io_release(void *s)
+{
+	io_snap_free(s);
+}
+
+static const struct view_ops iostat_ops = {
+	.size = sizeof(struct io_snap),
+	.srcs = 1U << MX_SRC_DISC | 1U << MX_SRC_XFER | 1U << MX_SRC_QLEN,
+	.what = "meas.disk",
+	.take = io_take,
+	.taken = io_taken,
+	.frame = io_frame,
+	.show = io_show,
+	.release = io_release,
+};
+
+/* Live: class 0 held on our own open file while the view runs. */
+static int io_live(struct cmd_ctx *ctx, int fd, const sigset_t *set,
+		   const void *args)
+{
+	const struct iostat_args *w = args;
+
+	return view_live(ctx, fd, set, &w->v, &iostat_ops, (void *)w);
 }
 
 static int iostat_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		      void *data)
 {
 	struct iostat_args *w = data;
-	int rc;
 
-	switch (id) {
-	case 'i':
-		/* in a replay: PCP's interpolation at this step */
-		rc = interval_arg(ctx, arg, IOSTAT_INTERVAL_MIN,
-				  IOSTAT_INTERVAL_MAX, &w->interval);
-		w->arch.interval = w->interval;
-		return rc;
-	case 'n':
-		return count_arg(ctx, arg, UINT32_MAX, &w->count);
-	case 'z':
+	if (id == 'z') {
 		w->idle = false;
 		return EXIT_OK;
-	default:
-		return arch_opt(ctx, id, arg, &w->arch);
 	}
+	return view_opt(ctx, id, arg, &w->v);
 }
 
 static int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
-		{ "interval", 'i', OPT_ARG, 'i' },
-		{ "count", 'n', OPT_ARG, 'n' },
 		{ "active", 'z', OPT_NONE, 'z' },
-		{ "archive", 'a', OPT_ARG, 'a' },
-		{ "start", 'S', OPT_ARG, 'S' },
-		{ "finish", 'T', OPT_ARG, 'T' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
-	struct iostat_args w = { .interval = 1.0, .idle = true };
+	struct iostat_args w = {
+		.v = { .interval = 1.0, .min = IOSTAT_INTERVAL_MIN,
+		       .max = IOSTAT_INTERVAL_MAX },
+		.idle = true,
+	};
 	struct opt_state st;
 	int rc;
 
-	rc = opt_parse(ctx, &st, argc, argv, opts, false, iostat_opt, &w);
+	rc = opt_parse_more(ctx, &st, argc, argv, opts, view_options,
+			    iostat_opt, &w);
 	if (rc != OPT_END)
 		return rc;
-	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
-				   st.pos[0], ctx->name);
-	rc = arch_check(ctx, &w.arch);
+	rc = view_check(ctx, &st, &w.v);
 	if (rc)
 		return rc;
-	if (w.arch.path)
-		return io_replay(ctx, &w);
-	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_loop, &w);
+	if (w.v.arch.path)
+		return view_replay(ctx, &w.v, &iostat_ops, &w);
+	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_live, &w);
 }
 
 const struct command iostat_command = {

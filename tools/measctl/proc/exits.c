@@ -191,12 +191,8 @@ static int exits_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		a->listen_only = true;
 		return EXIT_OK;
 	}
-	if (id == 'n') {
-		if (parse_u64(arg, UINT32_MAX, &a->count) || !a->count)
-			return usage_error(ctx, "bad count '%s' (1 or more)",
-					   arg);
-		return EXIT_OK;
-	}
+	if (id == 'n')
+		return count_arg(ctx, arg, UINT32_MAX, &a->count);
 	if (parse_seconds(arg, 0.001, 86400.0, &a->seconds))
 		return usage_error(ctx, "bad time '%s' (0.001..86400 s)", arg);
 	return EXIT_OK;

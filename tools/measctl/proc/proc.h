@@ -6,6 +6,7 @@
 #ifndef MEASCTL_PROC_H
 #define MEASCTL_PROC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "libmeas.h"
@@ -50,8 +51,22 @@ const char *proc_user(uint64_t uid, char *buf, size_t len);
 const char *proc_state_name(uint64_t state);
 uint64_t proc_stops(const void *items);
 void proc_json_items(struct json *j, const char *key, const void *items);
-int proc_key_parse(const char *s, enum proc_key *key);
-const char *proc_key_names(void);
+/* The options of ps and top alike: -s KEY and -x, by these ids. */
+enum proc_opt_id { PROC_OPT_SORT = 2100, PROC_OPT_EXITED };
+
+/**
+ * struct proc_opts - what -s and -x say
+ * @key: the sort key
+ * @exited: -x given (ps: only the exited; top: the exited too)
+ */
+struct proc_opts {
+	enum proc_key key;
+	bool exited;
+};
+
+/* Option @id of enum proc_opt_id: EXIT_OK, or the usage error. */
+int proc_opt(struct cmd_ctx *ctx, int id, const char *arg,
+	     struct proc_opts *o);
 void proc_rows_sort(struct proc_row *rows, size_t n, enum proc_key key);
 const char *proc_secs(uint64_t ns, char *buf, size_t len);
 const char *proc_bytes(uint64_t b, char *buf, size_t len);

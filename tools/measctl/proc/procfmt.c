@@ -186,7 +186,7 @@ static const struct {
 	[PROC_KEY_CREATED]	= { "created", MEAS_P_CREATED, true },
 };
 
-int proc_key_parse(const char *s, enum proc_key *key)
+static int proc_key_parse(const char *s, enum proc_key *key)
 {
 	size_t i;
 
@@ -198,9 +198,17 @@ int proc_key_parse(const char *s, enum proc_key *key)
 	return -1;
 }
 
-const char *proc_key_names(void)
+int proc_opt(struct cmd_ctx *ctx, int id, const char *arg,
+	     struct proc_opts *o)
 {
-	return "pid, cpu, wait, launches, stops, io, disc, impeded, command, created";
+	if (id == PROC_OPT_EXITED) {
+		o->exited = true;
+		return EXIT_OK;
+	}
+	if (proc_key_parse(arg, &o->key))
+		return usage_error(ctx, "bad sort key '%s' (pid, cpu, wait, launches, stops, io, disc, impeded, command, created)",
+				   arg);
+	return EXIT_OK;
 }
 
 static enum proc_key sort_key;

@@ -15,9 +15,8 @@
 #include "proc/proc.h"
 
 struct ps_args {
-	bool exited;		/* exited processes too */
-	bool only_exited;
-	enum proc_key key;
+	struct proc_opts p;	/* -s KEY; -x: only the exited */
+	bool all;		/* -a: the exited too */
 };
 
 static void ps_text(const struct proc_row *rows, size_t n)
@@ -126,15 +125,15 @@ static int ps_do(struct cmd_ctx *ctx, const struct ps_args *a)
 	for (i = 1; i < s.nent; i++) {
 		st = proc_snap_ent(&s, i)[MEAS_P_STATE];
 		if (st == MEAS_PSTATE_EMPTY ||
-		    (st == MEAS_PSTATE_EXITED && !a->exited) ||
-		    (st == MEAS_PSTATE_LIVE && a->only_exited))
+		    (st == MEAS_PSTATE_EXITED && !a->all && !a->p.exited) ||
+		    (st == MEAS_PSTATE_LIVE && a->p.exited))
 			continue;
 		rows[n].e = proc_snap_ent(&s, i);
 		memcpy(rows[n].v, rows[n].e, sizeof(rows[n].v));
 		rows[n].slot = i;
 		n++;
 	}
-	proc_rows_sort(rows, n, a->key);
+	proc_rows_sort(rows, n, a->p.key);
 	if (ctx->json)
 		ps_json(rows, n, &s, fresh);
 	else
@@ -148,31 +147,22 @@ static int ps_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 {
 	struct ps_args *a = data;
 
-	switch (id) {
-	case 'a':
-		a->exited = true;
-		return EXIT_OK;
-	case 'x':
-		a->exited = true;
-		a->only_exited = true;
-		return EXIT_OK;
-	default:
-		if (proc_key_parse(arg, &a->key))
-			return usage_error(ctx, "bad sort key '%s' (%s)", arg,
-					   proc_key_names());
+	if (id == 'a') {
+		a->all = true;
 		return EXIT_OK;
 	}
+	return proc_opt(ctx, id, arg, &a->p);
 }
 
 static int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "all", 'a', OPT_NONE, 'a' },
-		{ "exited", 'x', OPT_NONE, 'x' },
-		{ "sort", 's', OPT_ARG, 's' },
+		{ "exited", 'x', OPT_NONE, PROC_OPT_EXITED },
+		{ "sort", 's', OPT_ARG, PROC_OPT_SORT },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
-	struct ps_args a = { .key = PROC_KEY_PID };
+	struct ps_args a = { .p = { .key = PROC_KEY_PID } };
 	struct opt_state st;
 	int rc;
 

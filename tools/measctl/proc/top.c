@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "replay/replay.h"
+#include "replay/view.h"
 #include "cli/interval.h"
 #include "cli/rate.h"
 #include "proc/proc.h"
@@ -24,12 +24,10 @@
 #define TOP_INTERVAL_MAX	86400.0
 
 struct top_args {
-	double interval;
-	uint64_t count;		/* 0: until a signal */
+	struct view_opts v;	/* -i, -n, --archive... */
+	struct proc_opts p;	/* -s KEY; -x: the exited too */
 	uint64_t lines;		/* rows shown, 0: all */
-	enum proc_key key;
-	bool exited;		/* show processes that exited too */
-	struct arch_opts arch;	/* --archive: a replay */
+	struct proc_row *rows;	/* the rows of an interval, kept */
 };
 
 /* Whether a counter of the entry changed from @p to @e. */
@@ -62,7 +60,7 @@ static size_t top_rows(const struct proc_snap *a, const struct proc_snap *b,
 		 * counts: those still show.)
 		 */
 		if (e[MEAS_P_STATE] == MEAS_PSTATE_EXITED &&
-		    (!t->exited || (p && p[MEAS_P_STATE] ==
+		    (!t->p.exited || (p && p[MEAS_P_STATE] ==
 				    MEAS_PSTATE_EXITED && !top_changed(p, e))))
 			continue;
 		rows[n].e = e;
@@ -90,7 +88,7 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 	size_t i;
 
 	/* live on a terminal: in place; a replay scrolls, as a log does */
-	if (!t->arch.path && isatty(STDOUT_FILENO))
+	if (!t->v.arch.path && isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	printf("measctl top  interval %llu  %.3f s  live %llu  exited %llu  overflow %llu  threads %llu\n",
 	       (unsigned long long)interval, secs,
@@ -197,94 +195,71 @@ static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 }
 
 /* One interval, @a to @b: the rows, sorted, shown; an exit status. */
-static int top_show(struct cmd_ctx *ctx, const struct top_args *t,
-		    const struct proc_snap *a, const struct proc_snap *b,
-		    uint64_t n, struct proc_row **rows, const struct timespec *at)
+static int top_show(struct cmd_ctx *ctx, uint64_t n, const void *sa,
+		    const void *sb, const struct timespec *at, void *data)
 {
+	const struct proc_snap *a = sa, *b = sb;
+	struct top_args *t = data;
 	size_t nrows;
 	double secs;
 
-	free(*rows);
-	*rows = calloc(b->nent ? b->nent : 1, sizeof(**rows));
-	if (!*rows)
+	free(t->rows);
+	t->rows = calloc(b->nent ? b->nent : 1, sizeof(*t->rows));
+	if (!t->rows)
 		return fail(ctx, ENOMEM, "no memory for %zu rows", b->nent);
-	nrows = top_rows(a, b, t, *rows);
-	proc_rows_sort(*rows, nrows, t->key);
+	nrows = top_rows(a, b, t, t->rows);
+	proc_rows_sort(t->rows, nrows, t->p.key);
 	secs = rate_interval_s(&a->when, &b->when);
 	if (ctx->json)
-		top_json(b, *rows, nrows, n, secs, t, at);
+		top_json(b, t->rows, nrows, n, secs, t, at);
 	else
-		top_text(b, *rows, nrows, n, secs, t);
+		top_text(b, t->rows, nrows, n, secs, t);
 	return EXIT_OK;
 }
 
-static int top_loop(struct cmd_ctx *ctx, int fd, const struct top_args *t,
-		    const sigset_t *set)
+static int top_take(struct cmd_ctx *ctx, int fd, void *s, void *data)
 {
-	struct proc_snap a, b;
-	struct proc_row *rows = NULL;
-	struct tick tk;
-	int rc;
+	(void)data;
+	return proc_snap_take(ctx, fd, s);
+}
 
-	rc = proc_snap_take(ctx, fd, &a);
-	if (rc)
-		return rc;
-	tick_init(&tk, set, t->interval, t->count, a.t_ns);
-	while (tick_wait(&tk)) {
-		rc = proc_snap_take(ctx, fd, &b);
-		if (!rc)
-			rc = top_show(ctx, t, &a, &b, tk.n, &rows, NULL);
-		if (rc) {
-			proc_snap_free(&b);
-			break;
-		}
-		proc_snap_free(&a);
-		a = b;
-		tick_taken(&tk, a.t_ns);
-	}
-	free(rows);
-	proc_snap_free(&a);
-	return rc;
+static uint64_t top_taken(const void *s)
+{
+	return ((const struct proc_snap *)s)->t_ns;
 }
 
 /* A replay: the processes of the archive's frames (pmdameas -P), as live. */
-static int top_replay(struct cmd_ctx *ctx, const struct top_args *t)
+static int top_frame(struct cmd_ctx *ctx, struct replay *r, const void *prev,
+		     void *s, void *data)
 {
-	struct proc_snap a = { 0 }, b;
-	struct proc_row *rows = NULL;
-	struct replay r;
-	uint64_t n = 0;
-	bool have = false;
-	int rc, got = 0, err;
+	int err = replay_proc(r, s);
 
-	rc = replay_open_proc(ctx, &t->arch, &r);
-	if (rc)
-		return rc;
-	while ((!t->count || n < t->count) && (got = arch_next(ctx, r.a)) > 0) {
-		err = replay_proc(&r, &b);
-		if (err == -ENODATA)
-			continue;	/* no process in this frame */
-		if (err) {
-			rc = fail(ctx, -err, "replaying the processes");
-			break;
-		}
-		if (have)
-			rc = top_show(ctx, t, &a, &b, ++n, &rows,
-				      arch_time(r.a));
-		proc_snap_free(&a);
-		a = b;
-		have = true;
-		if (rc)
-			break;
-	}
-	free(rows);
-	proc_snap_free(&a);
-	replay_close(&r);
-	return replay_done(ctx, &(struct replay_end){ rc, got, n, t->arch.path,
-		"meas.proc", " (was pmdameas run with -P?)" });
+	(void)prev;
+	(void)data;
+	if (err == -ENODATA)
+		return VIEW_SKIP;	/* no process in this frame */
+	if (err)
+		return fail(ctx, -err, "replaying the processes");
+	return EXIT_OK;
 }
 
-static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
+static void top_release(void *s)
+{
+	proc_snap_free(s);
+}
+
+static const struct view_ops top_ops = {
+	.size = sizeof(struct proc_snap),
+	.what = "meas.proc",
+	.hint = " (was pmdameas run with -P?)",
+	.take = top_take,
+	.taken = top_taken,
+	.frame = top_frame,
+	.show = top_show,
+	.release = top_release,
+};
+
+static int top_do(struct cmd_ctx *ctx, struct top_args *t)
 {
 	sigset_t set;
 	int fd, rc;
@@ -294,7 +269,7 @@ static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
 		return EXIT_FAIL;
 	rc = proc_hold(ctx, fd, "the live view");
 	if (!rc)
-		rc = top_loop(ctx, fd, t, &set);
+		rc = view_live(ctx, fd, &set, &t->v, &top_ops, t);
 	close(fd);
 	return rc;
 }
@@ -302,66 +277,46 @@ static int top_do(struct cmd_ctx *ctx, const struct top_args *t)
 static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 {
 	struct top_args *t = data;
-	int rc;
 
-	switch (id) {
-	case 'i':
-		/* in a replay: PCP's interpolation at this step */
-		rc = interval_arg(ctx, arg, TOP_INTERVAL_MIN,
-				  TOP_INTERVAL_MAX, &t->interval);
-		t->arch.interval = t->interval;
-		return rc;
-	case 'n':
-		return count_arg(ctx, arg, UINT32_MAX, &t->count);
-	case 'N':
+	if (id == 'N') {
 		if (parse_u64(arg, UINT32_MAX, &t->lines))
 			return usage_error(ctx, "bad number of lines '%s' (0 for all, or 1..%u)",
 					   arg, UINT32_MAX);
 		return EXIT_OK;
-	case 'x':
-		t->exited = true;
-		return EXIT_OK;
-	case 'a':
-	case 'S':
-	case 'T':
-		return arch_opt(ctx, id, arg, &t->arch);
-	default:
-		if (proc_key_parse(arg, &t->key))
-			return usage_error(ctx, "bad sort key '%s' (%s)", arg,
-					   proc_key_names());
-		return EXIT_OK;
 	}
+	if (id == PROC_OPT_SORT || id == PROC_OPT_EXITED)
+		return proc_opt(ctx, id, arg, &t->p);
+	return view_opt(ctx, id, arg, &t->v);
 }
 
 static int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
-		{ "interval", 'i', OPT_ARG, 'i' },
-		{ "count", 'n', OPT_ARG, 'n' },
 		{ "lines", 'N', OPT_ARG, 'N' },
-		{ "sort", 's', OPT_ARG, 's' },
-		{ "exited", 'x', OPT_NONE, 'x' },
-		{ "archive", 'a', OPT_ARG, 'a' },
-		{ "start", 'S', OPT_ARG, 'S' },
-		{ "finish", 'T', OPT_ARG, 'T' },
+		{ "sort", 's', OPT_ARG, PROC_OPT_SORT },
+		{ "exited", 'x', OPT_NONE, PROC_OPT_EXITED },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct top_args t = {
-		.interval = 2.0, .lines = 20, .key = PROC_KEY_CPU,
+		.v = { .interval = 2.0, .min = TOP_INTERVAL_MIN,
+		       .max = TOP_INTERVAL_MAX },
+		.p = { .key = PROC_KEY_CPU },
+		.lines = 20,
 	};
 	struct opt_state st;
 	int rc;
 
-	rc = opt_parse(ctx, &st, argc, argv, opts, false, top_opt, &t);
+	rc = opt_parse_more(ctx, &st, argc, argv, opts, view_options,
+			    top_opt, &t);
 	if (rc != OPT_END)
 		return rc;
-	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
-				   st.pos[0], ctx->name);
-	rc = arch_check(ctx, &t.arch);
+	rc = view_check(ctx, &st, &t.v);
 	if (rc)
 		return rc;
-	return t.arch.path ? top_replay(ctx, &t) : top_do(ctx, &t);
+	rc = t.v.arch.path ? view_replay(ctx, &t.v, &top_ops, &t) :
+			     top_do(ctx, &t);
+	free(t.rows);
+	return rc;
 }
 
 const struct command top_command = {

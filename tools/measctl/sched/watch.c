@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "replay/replay.h"
+#include "replay/view.h"
 #include "metrics.h"
 #include "cli/dev.h"
 #include "cli/interval.h"
@@ -24,16 +24,16 @@
 #define WATCH_INTERVAL_MAX	86400.0
 
 struct watch_args {
-	double interval;
-	uint64_t count;		/* 0: until a signal */
+	struct view_opts v;	/* -i, -n, --archive... */
 	struct classes cls;
-	struct arch_opts arch;	/* --archive: a replay */
 };
 
-static void watch_print(struct cmd_ctx *ctx, uint64_t n,
-			const struct c0_snap *a, const struct c0_snap *b,
-			const struct custom_watch *cw, const struct timespec *at)
+/* An interval: class 0's table, then the user-defined classes' (@data). */
+static int watch_show(struct cmd_ctx *ctx, uint64_t n, const void *sa,
+		      const void *sb, const struct timespec *at, void *data)
 {
+	const struct c0_snap *a = sa, *b = sb;
+	const struct custom_watch *cw = data;
 	double secs = rate_interval_s(&a->when, &b->when);
 	char ts[64];
 	struct json j;
@@ -45,7 +45,7 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 		c0_print_text(stdout, a, b, 1);
 		custom_watch_text(stdout, cw, secs);
 		fflush(stdout);
-		return;
+		return EXIT_OK;
 	}
 	json_doc_begin(&j, stdout, "watch");
 	json_u64(&j, "interval", n);
@@ -54,32 +54,49 @@ static void watch_print(struct cmd_ctx *ctx, uint64_t n,
 	c0_print_json(&j, "items", a, b, 1);
 	custom_watch_json(&j, "custom", cw, secs);
 	json_doc_end(&j);
-}
-
-static int watch_loop(struct cmd_ctx *ctx, int fd, const struct watch_args *w,
-		      const sigset_t *set, struct custom_watch *cw)
-{
-	struct c0_snap a, b;
-	int err, result;
-	struct tick t;
-
-	err = c0_snapshot(fd, &a, &result);
-	if (err)
-		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
-	custom_watch_snap(fd, cw);
-	tick_init(&t, set, w->interval, w->count, a.t_ns);
-	while (tick_wait(&t)) {
-		err = c0_snapshot(fd, &b, &result);
-		if (err)
-			return fail_call(ctx, "get", result, -err,
-					 "GETSTATISTICS of class 0");
-		custom_watch_snap(fd, cw);
-		watch_print(ctx, t.n, &a, &b, cw, NULL);
-		a = b;
-		tick_taken(&t, a.t_ns);
-	}
 	return EXIT_OK;
 }
+
+/* Class 0 subclass 0, and the user-defined classes' items (@data). */
+static int watch_take(struct cmd_ctx *ctx, int fd, void *s, void *data)
+{
+	int err, result;
+
+	err = c0_snapshot(fd, s, &result);
+	if (err)
+		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
+	custom_watch_snap(fd, data);
+	return EXIT_OK;
+}
+
+static uint64_t watch_taken(const void *s)
+{
+	return ((const struct c0_snap *)s)->t_ns;
+}
+
+/*
+ * A replay: the differences between the frames of the archive, printed
+ * as live.  Frames without meas's values (before its first sample, in
+ * interpolation) wait for the first that has them.
+ */
+static int watch_frame(struct cmd_ctx *ctx, struct replay *r, const void *prev,
+		       void *s, void *data)
+{
+	(void)ctx;
+	(void)prev;
+	(void)data;
+	return replay_c0(r, s) ? EXIT_OK : VIEW_SKIP;
+}
+
+static const struct view_ops watch_ops = {
+	.size = sizeof(struct c0_snap),
+	.srcs = 1U << MX_SRC_FIXED,
+	.what = "meas.sched",
+	.take = watch_take,
+	.taken = watch_taken,
+	.frame = watch_frame,
+	.show = watch_show,
+};
 
 static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 {
@@ -104,7 +121,7 @@ static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 		/* user-defined classes in the mask: their items, named */
 		struct custom_watch *cw = custom_watch_new(fd, mask);
 
-		rc = watch_loop(ctx, fd, w, &set, cw);
+		rc = view_live(ctx, fd, &set, &w->v, &watch_ops, cw);
 		custom_watch_free(cw);
 		meas_stop(fd, mask, NULL);
 	}
@@ -112,85 +129,40 @@ static int watch_do(struct cmd_ctx *ctx, const struct watch_args *w)
 	return rc;
 }
 
-/*
- * A replay: the differences between the frames of the archive, printed
- * as live.  Frames without meas's values (before its first sample, in
- * interpolation) wait for the first that has them.
- */
-static int watch_replay(struct cmd_ctx *ctx, const struct watch_args *w)
-{
-	struct c0_snap a, b;
-	struct replay r;
-	uint64_t n = 0;
-	bool have = false;
-	int rc, got = 0;
-
-	rc = replay_open(ctx, &w->arch, 1U << MX_SRC_FIXED, &r);
-	if (rc)
-		return rc;
-	while ((!w->count || n < w->count) && (got = arch_next(ctx, r.a)) > 0) {
-		if (!replay_c0(&r, &b))
-			continue;
-		if (have)
-			watch_print(ctx, ++n, &a, &b, NULL, arch_time(r.a));
-		a = b;
-		have = true;
-	}
-	replay_close(&r);
-	return replay_done(ctx, &(struct replay_end){ EXIT_OK, got, n,
-						      w->arch.path, "meas.sched",
-						      NULL });
-}
-
 static int watch_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		     void *data)
 {
 	struct watch_args *w = data;
-	int rc;
 
-	switch (id) {
-	case 'i':
-		/* in a replay: PCP's interpolation at this step */
-		rc = interval_arg(ctx, arg, WATCH_INTERVAL_MIN,
-				  WATCH_INTERVAL_MAX, &w->interval);
-		w->arch.interval = w->interval;
-		return rc;
-	case 'n':
-		return count_arg(ctx, arg, UINT32_MAX, &w->count);
-	case 'c':
+	if (id == 'c')
 		return classes_arg(ctx, arg, &w->cls);
-	default:
-		return arch_opt(ctx, id, arg, &w->arch);
-	}
+	return view_opt(ctx, id, arg, &w->v);
 }
 
 static int cmd_watch(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
-		{ "interval", 'i', OPT_ARG, 'i' },
-		{ "count", 'n', OPT_ARG, 'n' },
 		{ "classes", 'c', OPT_ARG, 'c' },
-		{ "archive", 'a', OPT_ARG, 'a' },
-		{ "start", 'S', OPT_ARG, 'S' },
-		{ "finish", 'T', OPT_ARG, 'T' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
-	struct watch_args w = { .interval = 1.0 };
+	struct watch_args w = {
+		.v = { .interval = 1.0, .min = WATCH_INTERVAL_MIN,
+		       .max = WATCH_INTERVAL_MAX },
+	};
 	struct opt_state st;
 	int rc;
 
-	rc = opt_parse(ctx, &st, argc, argv, opts, false, watch_opt, &w);
+	rc = opt_parse_more(ctx, &st, argc, argv, opts, view_options,
+			    watch_opt, &w);
 	if (rc != OPT_END)
 		return rc;
-	if (st.npos)
-		return usage_error(ctx, "unexpected argument '%s' (%s takes options only)",
-				   st.pos[0], ctx->name);
-	rc = arch_check(ctx, &w.arch);
+	rc = view_check(ctx, &st, &w.v);
 	if (rc)
 		return rc;
-	if (w.arch.path && (w.cls.mask || w.cls.all))
+	if (w.v.arch.path && (w.cls.mask || w.cls.all))
 		return usage_error(ctx, "--classes enables classes: not in a replay (--archive)");
-	return w.arch.path ? watch_replay(ctx, &w) : watch_do(ctx, &w);
+	return w.v.arch.path ? view_replay(ctx, &w.v, &watch_ops, NULL) :
+			       watch_do(ctx, &w);
 }
 
 const struct command watch_command = {
