@@ -128,7 +128,7 @@ if ((update)); then
 	rm -rf "$golden"
 	mkdir -p "$golden"
 	cp "$got"/*.txt "$golden/"
-	echo "# golden: $(ls "$golden" | wc -l) files recorded in $golden"
+	echo "# golden: $(find "$golden" -name '*.txt' | wc -l) files recorded in $golden"
 	exit 0
 fi
 
