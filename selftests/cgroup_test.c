@@ -1046,22 +1046,31 @@ static int nobody_reads(uint64_t id, int *get, int *dump_hidden,
  */
 TEST_F_TIMEOUT(cgt, access_for_a_user_outside_meas, 120)
 {
-	int get, hidden, has, root, status, p[2];
+	int get, hidden, has, root, status, p[2], ready[2];
 	pid_t pid;
 	char c;
 
 	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(ready));
 	pid = fork_into(&self->a);
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		close(p[1]);
+		close(ready[0]);
 		become_nobody();
-		/* dumpable again after the change of IDs: a new program */
+		/*
+		 * Dumpable again after the change of IDs: a new program,
+		 * which says when it runs (until then, it is not).
+		 */
 		dup2(p[0], 0);
-		execl("/bin/sh", "sh", "-c", "read x", (char *)NULL);
+		dup2(ready[1], 1);
+		execl("/bin/sh", "sh", "-c", "echo; read x", (char *)NULL);
 		_exit(93);
 	}
 	close(p[0]);
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	close(ready[0]);
 	ASSERT_EQ(0, wait_asleep(pid));
 	/* live: its one process is nobody's */
 	ASSERT_EQ(0, nobody_reads(self->a.id, &get, &hidden, &has, &root));
