@@ -142,7 +142,7 @@ deb: check-version
 	tar -cf - --exclude='./build' --exclude='./.git' --exclude='*.o' \
 		--exclude='*.ko' --exclude='*.a' --exclude='*.cmd' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude=modules.order --exclude=Module.symvers \
-		--exclude=tools/measctl/measctl --exclude=tools/measctl/syscall_names.h \
+		--exclude=tools/measctl/measctl --exclude=tools/measctl/task/syscall_names.h \
 		--exclude=tools/exporter/meas-exporter \
 		--exclude=tools/pmda/pmdameas --exclude=tools/pmda/pmns \
 		--exclude=tools/pmda/domain.h \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the flame graph's arithmetic (tools/measctl/flame.c):
+ * Host unit tests of the flame graph's arithmetic (tools/measctl/pictures/flame.c):
  * folding stacks into a tree, the order and place of the boxes, the
  * geometry of a zoom, the labels that fit, and bad input changing nothing.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "flame.h"
+#include "pictures/flame.h"
 
 static size_t child(const struct flame *f, size_t parent, const char *name)
 {

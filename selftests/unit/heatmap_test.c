@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the I/O latency heat map's arithmetic
- * (tools/measctl/heatmap.c): latency rows, time columns, per-disk grids,
+ * (tools/measctl/pictures/heatmap.c): latency rows, time columns, per-disk grids,
  * requests without an issue time, and the colour scale.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "heatmap.h"
+#include "pictures/heatmap.h"
 
 TEST(rows_are_powers_of_two_of_us)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of measctl's kernel range (tools/measctl/kernrange.c):
+ * Host unit tests of measctl's kernel range (tools/measctl/cli/kernrange.c):
  * the series of a release as Debian and others name kernels, and which
  * are of the range.  The shell side of the same rule, meas-kernel, is
  * selftests/unit/kernel_range_test.sh.
  */
 #include "kselftest_harness.h"
-#include "kernrange.h"
+#include "cli/kernrange.h"
 
 static const struct {
 	const char *rel;

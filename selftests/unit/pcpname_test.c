@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the PCP names of the metric table
- * (tools/exporter/pcpname.c), and of what measctl's replay relies on:
+ * (tools/lib/metrics/pcpname.c), and of what measctl's replay relies on:
  * every class 0 item that watch shows, and every disk item that iostat
  * reads, is one series of the table (or one less another), so that an
  * archive of pmdameas holds it; the names are valid PMNS names and do
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "exporter.h"
+#include "metrics.h"
 
 static int pmns_valid(const char *n)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the live views' time base (tools/measctl/rate.c).
+ * Host unit tests of the live views' time base (tools/measctl/cli/rate.c).
  * A simulated kernel stamps each read with its clock before and after,
  * and composes every time item at some moment within the read, as
  * meas.ko does (class 0 items 96-97, class 15 entry 0 words 18-19).
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "rate.h"
+#include "cli/rate.h"
 
 /* A read from @start taking @len ns; measctl's clock is @mono. */
 static struct rate_when when(uint64_t start, uint64_t len, uint64_t mono)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the task file reader (tools/measctl/taskfile.c):
+ * Host unit tests of the task file reader (tools/measctl/task/taskfile.c):
  * files built record by record in memory, good and bad, and the
  * resolution of addresses by generation and by the time they were
  * recorded.
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "taskfile.h"
+#include "task/taskfile.h"
 
 /* ---- a file under construction ---- */
 

@@ -5,10 +5,11 @@
  * connect, over the network too.  So, as PCP's proc agent does, each
  * client is judged by the user pmcd says it is: a client on pmcd's local
  * socket, whose credentials pmcd passes on (PMDA_ATTR_USERID and
- * _GROUPID), sees the processes ptrace would let it see (the rules of
- * module/logic/access.c on the entry's IDs and dumpable flag; root sees
- * every one); a client pmcd cannot name, one over the network, sees no
- * process.  -A (--all-clients) lets every client see every process: the
+ * _GROUPID), sees the processes ptrace would let it see (the metrics
+ * library's mx_access_sees(): the rules of module/logic/access.c on the
+ * entry's IDs and dumpable flag; root sees every one); a client pmcd
+ * cannot name, one over the network, sees no process.  -A
+ * (--all-clients) lets every client see every process: the
  * administrator's choice, for a pmcd only trusted hosts reach.
  * Documentation/pcp.rst and security.rst.
  */
@@ -19,7 +20,6 @@
 #include <string.h>
 
 #include "pmdameas.h"
-#include "access.h"
 
 int pm_proc_all_clients;
 
@@ -91,14 +91,6 @@ void pm_client_end(int ctx)
 		*c = clients[--nclients];
 }
 
-/* The client has no capability the agent could know of. */
-static bool no_capability(void *ctx, enum meas_access_ask ask)
-{
-	(void)ctx;
-	(void)ask;
-	return false;
-}
-
 /* Whether the client being served sees every process. */
 bool pm_client_sees_all(void)
 {
@@ -117,22 +109,10 @@ bool pm_client_sees_all(void)
 bool pm_client_sees(const uint64_t *e)
 {
 	const struct pm_client *c = client(pmdaGetContext(), false);
-	struct meas_access_ids ids;
 
 	if (pm_client_sees_all())
 		return true;
 	if (!c || !c->have_uid || !c->have_gid)
 		return false;
-	ids.fsuid = c->uid;
-	ids.fsgid = c->gid;
-	ids.uid = (uint32_t)e[MEAS_P_UID];
-	ids.euid = (uint32_t)e[MEAS_P_EUID];
-	ids.suid = (uint32_t)e[MEAS_P_SUID];
-	ids.gid = (uint32_t)e[MEAS_P_GID];
-	ids.egid = (uint32_t)e[MEAS_P_EGID];
-	ids.sgid = (uint32_t)e[MEAS_P_SGID];
-	return meas_access_decide(false, &ids,
-				  e[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE ?
-				  MEAS_ACCESS_DUMP_OWNER : MEAS_ACCESS_DUMP_NOT,
-				  no_capability, NULL) > 0;
+	return mx_access_sees(c->uid, c->gid, e);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Process groups in PCP: meas.group.*, the groups meas-exporter sums
- * (tools/exporter/groups.c, grpconf.c, cgmap.c, compiled here as they
- * are), served over an instance domain of group names.
+ * (the metrics library's groups.c, grpconf.c, cgmap.c, in
+ * tools/lib/metrics), served over an instance domain of group names.
  *
  * Off unless asked for (-G, or -g FILE with the exporter's configuration
  * format): they hold class 15, whose records cost every process switch
@@ -129,7 +129,7 @@ int pm_group_help(const struct pm_metric *m, char **one_line,
 	const char *inst = k < MX_GF_PER_GROUP ? help_part[INST_GROUP] : "";
 
 	*one_line = (char *)f->help;
-	if (asprintf(long_help, "%s\n%s%s\nProcess groups are served with pmdameas -G or -g FILE (Documentation/pcp.rst); without, no value.\nThe same source as meas-exporter's %s%s (tools/exporter/groups.c).",
+	if (asprintf(long_help, "%s\n%s%s\nProcess groups are served with pmdameas -G or -g FILE (Documentation/pcp.rst); without, no value.\nThe same source as meas-exporter's %s%s (tools/lib/metrics/groups.c).",
 		     f->help, sem, inst, f->name,
 		     f->type == MX_COUNTER ? "_total" : "") < 0)
 		return -ENOMEM;

@@ -5,7 +5,8 @@
  * (and class 14 with -I, class 15 with -P), as meas-exporter does, so that its counters
  * never reset under the archives that record them; a module loaded
  * after pmcd started is picked up at the next fetch.  With -G or -g FILE
- * it holds class 15 too and serves process groups (groups.c).
+ * it holds class 15 too and serves process groups (groups.c).  What it
+ * holds and when it opens /dev/meas is hold.c.
  *
  *   pmdameas [PMDA options] [-I] [-P [-A]] [-G | -g FILE]   as pmcd runs it
  *   pmdameas -N | -H       the PMNS and domain.h Install uses
@@ -13,43 +14,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pmdameas.h"
-
-struct mx_hold pm_hold = { .fd = -1 };
-static uint32_t hold_mask = 1U << MEAS_CLASS_GLOBAL;
-static time_t last_try;
-
-/* Retry at most this often when meas cannot be opened (not loaded). */
-#define HOLD_RETRY_S	10
-
-/**
- * pm_hold_ensure() - hold the classes served, opening /dev/meas if needed
- *
- * Return: 0, or a negative errno until meas can be opened and started.
- */
-int pm_hold_ensure(void)
-{
-	time_t now = time(NULL);
-	int err;
-
-	if (pm_hold.fd >= 0)
-		return 0;
-	if (last_try && now - last_try < HOLD_RETRY_S)
-		return -EAGAIN;
-	last_try = now;
-	memset(&pm_hold, 0, sizeof(pm_hold));
-	err = mx_hold_start(&pm_hold, hold_mask, 1);
-	if (err) {
-		pm_hold.fd = -1;
-		return err;
-	}
-	pmNotifyErr(LOG_INFO, "holding classes 0x%x of /dev/meas", pm_hold.mask);
-	return 0;
-}
 
 static int meas_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
@@ -164,10 +131,10 @@ int main(int argc, char **argv)
 	while ((c = pmdaGetOptions(argc, argv, &opts, &dispatch)) != EOF) {
 		switch (c) {
 		case 'I':
-			hold_mask |= 1U << MEAS_CLASS_IO;
+			pm_hold_mask |= 1U << MEAS_CLASS_IO;
 			break;
 		case 'P':	/* -p is PCP's own (a pipe to pmcd) */
-			hold_mask |= 1U << MEAS_CLASS_PROC;
+			pm_hold_mask |= 1U << MEAS_CLASS_PROC;
 			break;
 		case 'A':
 			pm_proc_all_clients = 1;
@@ -194,7 +161,7 @@ int main(int argc, char **argv)
 		pmdaUsageMessage(&opts);
 		return 1;
 	}
-	hold_mask |= pm_groups_mask();
+	pm_hold_mask |= pm_groups_mask();
 	pmdaOpenLog(&dispatch);
 	/* root, not pmcd's user: STARTSTATISTICS needs CAP_PERFMON */
 	dispatch.version.any.fetch = meas_fetch;

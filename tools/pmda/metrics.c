@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PCP metrics of pmdameas, built at start from meas-exporter's
- * metric table (tools/exporter/families.c), so that one description of
+ * metric table (tools/lib/metrics/families.c), so that one description of
  * every metric serves both front ends and the documentation:
  *
  * - a family of class 0 subclass 0 is meas.sched.NAME; its label, when
@@ -329,7 +329,7 @@ static int build_help(size_t i)
 		n = asprintf(&s, "%s\n%s%s\nValues only while the agent holds class 15 (pmdameas -P): Documentation/pcp.rst.",
 			     one_line[i], sem_text(&m->desc), indom_text(m));
 	else
-		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's %s%s (tools/exporter/families.c).",
+		n = asprintf(&s, "%s\n%s%s\nThe same source as meas-exporter's %s%s (tools/lib/metrics/families.c).",
 			     one_line[i], sem_text(&m->desc), indom_text(m),
 			     f->name, f->type == MX_COUNTER ? "_total" : "");
 	if (n < 0)

@@ -4,7 +4,7 @@
  * under the names meas.*.  Documentation/pcp.rst.
  *
  *   metrics.c  the PCP metrics, built from meas-exporter's metric table
- *              (tools/exporter/families.c): names, PMIDs, types, units,
+ *              (tools/lib/metrics/families.c): names, PMIDs, types, units,
  *              semantics, help; and the PMNS and domain files Install uses
  *   fetch.c    one read of the held classes per fetch, the instance
  *              domains (disks, histogram buckets, user-defined items)
@@ -12,8 +12,9 @@
  *   proc.c     class 15 with -P: meas.proc.* per process
  *   access.c   which client may see which process (-P, -A)
  *   groups.c   process groups (meas.group.*), meas-exporter's groups
- *              (tools/exporter/groups.c) over an instance domain of names
- *   main.c     options, the daemon, the classes held for its life
+ *              (tools/lib/metrics/groups.c) over an instance domain of names
+ *   hold.c     the classes held for its life, /dev/meas opened again
+ *   main.c     options, the daemon
  */
 #ifndef PMDAMEAS_H
 #define PMDAMEAS_H
@@ -22,7 +23,7 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
-#include "exporter.h"
+#include "metrics.h"
 
 /*
  * The domain number: from the range PCP's own table of domains
@@ -146,9 +147,11 @@ void pm_groups_refresh(void);
 int pm_group_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
 void pm_groups_stop(void);
 
-/* ---- main.c ----------------------------------------------------------- */
+/* ---- hold.c ----------------------------------------------------------- */
 
 extern struct mx_hold pm_hold;
+/* The classes to hold: class 0, and what main.c's options add. */
+extern uint32_t pm_hold_mask;
 int pm_hold_ensure(void);
 
 #endif /* PMDAMEAS_H */
