@@ -23,6 +23,9 @@
 #                   of make check; needs make all first)
 #   make check-pcp  pmdameas with Debian's PCP in the VM: pmcd, pminfo,
 #                   pmlogger, pmrep, the kill test (part of make check)
+#   make check-cgroups systemd services and a podman container in the VM
+#                   booted with systemd, against cpu.stat and io.stat
+#                   (part of make check)
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/;
 #                   KERNEL=7.3: in Debian 13's 7.3, with DEBUG_PREEMPT and
@@ -77,7 +80,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-shipped check-insn unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-shipped check-insn unit vmtest \
 	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
 	check-version check-prometheus check-pcp
 
@@ -136,6 +139,14 @@ build-matrix: deps-matrix
 check-matrix: deps-matrix tools
 	$(matrix_kernels)
 	$(MAKE) -C selftests vmtest-matrix MATRIX_DIR=$(MATRIX) MATRIX_KERNELS=$(MATRIX)/kernels
+	$(MAKE) check-cgroups-newest
+
+# make check-cgroups in the backports' newest generic kernel, with the
+# matrix's build of meas.ko for it (so after check-matrix, in its stream)
+check-cgroups-newest:
+	set -e; k=$$(awk '$$1 == "trixie-backports" && $$4 == "generic" { v = $$3 } END { print v }' \
+		$(MATRIX)/kernels); test -n "$$k"; \
+	$(MAKE) -C selftests check-cgroups CGR_KERNEL=$$k CGR_KO=$(MATRIX)/$$k/module/meas.ko
 
 # The next kernel: the newest generic kernel in Debian's archive today
 # (trixie-backports, sid or experimental, found by scripts/root.sh --next
@@ -186,6 +197,7 @@ check-guests:
 	$(MAKE) MEAS_TEST=1 vmtest
 	$(MAKE) check-prometheus
 	$(MAKE) check-pcp
+	$(MAKE) check-cgroups
 	$(MAKE) MEAS_TEST=1 check-pictures
 	$(MAKE) pkgtest
 
@@ -206,6 +218,15 @@ check-prometheus:
 # the meas.ko and tools already built (about 7 minutes under TCG)
 check-pcp:
 	$(MAKE) -C selftests check-pcp
+
+# The cgroups of meas with real parts: systemd services and a podman
+# container in the test VM booted with systemd, against cpu.stat and
+# io.stat (selftests/cgroup_real.sh; Documentation/cgroup.rst).  About
+# three minutes.
+check-cgroups: all
+	$(MAKE) -C selftests check-cgroups
+
+check-cgroups: MEAS_TEST = 1
 
 # The pictures (Documentation/pictures.rst): made by measctl in the test VM,
 # then loaded in headless Chromium on the host; screenshots in

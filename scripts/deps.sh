@@ -41,6 +41,9 @@ PKGS="$PKGS mmdebstrap"
 # record sampling at the sampler's rate, run in the test VM from the
 # host root
 PKGS="$PKGS libbpf-tools bpftrace linux-perf"
+# make check-cgroups: a real container in the test VM, with Debian's
+# podman and crun (selftests/cgroup_real.sh), and the ext4 it writes to
+PKGS="$PKGS podman crun e2fsprogs"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

@@ -103,17 +103,11 @@ static int cg_move(const struct cg *c, pid_t pid)
 /* usage_usec of @c's cpu.stat, or -1. */
 static long long cg_usage_usec(const struct cg *c)
 {
-	char file[160], line[128];
+	char file[160];
 	long long v = -1;
-	FILE *f;
 
 	snprintf(file, sizeof(file), "%s/cpu.stat", c->path);
-	f = fopen(file, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "usage_usec %lld", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
+	scan_file(file, "usage_usec %lld", &v);
 	return v;
 }
 
@@ -245,20 +239,6 @@ static struct meas_nl *nl_open_or_die(struct __test_metadata *_metadata)
 	if (!nl)
 		TH_LOG("meas_nl_open: %d", err);
 	return nl;
-}
-
-/* One cgroup's record through a socket of its own: 0 or -errno. */
-static int cg_get(uint64_t id, struct meas_cgroup_rec *rec, char *path)
-{
-	struct meas_nl *nl;
-	int err;
-
-	nl = meas_nl_open(&err);
-	if (!nl)
-		return err;
-	err = meas_nl_cgroup_get(nl, id, rec, path);
-	meas_nl_close(nl);
-	return err;
 }
 
 /* What a dump found: its header, and the cgroups asked about. */
@@ -537,7 +517,7 @@ TEST_F_TIMEOUT(cgt, storm_sums_exactly, 300)
 	long long usage0, usage;
 	int w, i, status;
 
-	EXPECT_EQ(-ENOENT, cg_get(self->a.id, &rec, NULL));
+	EXPECT_EQ(-ENOENT, cgroup_get(self->a.id, &rec, NULL));
 	usage0 = cg_usage_usec(&self->a);
 	for (w = 0; w < WAVES; w++) {
 		for (i = 0; i < PER_WAVE; i++) {
@@ -556,7 +536,7 @@ TEST_F_TIMEOUT(cgt, storm_sums_exactly, 300)
 			add_counts(sum, e);
 		}
 	}
-	ASSERT_EQ(0, cg_get(self->a.id, &rec, NULL));
+	ASSERT_EQ(0, cgroup_get(self->a.id, &rec, NULL));
 	EXPECT_EQ(sizeof(rec), rec.size);
 	EXPECT_EQ(self->a.id, rec.id);
 	EXPECT_EQ(1, rec.parent);
@@ -640,8 +620,8 @@ TEST_F(cgt, migration_splits_exactly)
 	close(p[0]);
 	ASSERT_EQ(0, proc_entry(self->fd, pid, at_move));
 	ASSERT_EQ(0, cg_move(&self->b, pid));
-	ASSERT_EQ(0, cg_get(self->a.id, &ra, NULL));
-	ASSERT_EQ(0, cg_get(self->b.id, &rb, NULL));
+	ASSERT_EQ(0, cgroup_get(self->a.id, &ra, NULL));
+	ASSERT_EQ(0, cgroup_get(self->b.id, &rb, NULL));
 	EXPECT_EQ(0, ra.threads);
 	EXPECT_EQ(1, rb.threads);
 	/* 3 threads entered a, 2 exited there, 1 moved */
@@ -657,8 +637,8 @@ TEST_F(cgt, migration_splits_exactly)
 	close(p[1]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, proc_entry(self->fd, pid, fin));
-	ASSERT_EQ(0, cg_get(self->a.id, &ra2, NULL));
-	ASSERT_EQ(0, cg_get(self->b.id, &rb, NULL));
+	ASSERT_EQ(0, cgroup_get(self->a.id, &ra2, NULL));
+	ASSERT_EQ(0, cgroup_get(self->b.id, &rb, NULL));
 	/* a has no thread: nothing more went there */
 	EXPECT_EQ(0, counts_differ(_metadata, "a after the move", ra.item,
 				   ra2.item));
@@ -717,7 +697,7 @@ TEST_F_TIMEOUT(cgt, running_threads_move_and_add_up, 120)
 	}
 	memset(fin, 0, sizeof(fin));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, cg_get(cgs[i]->id, &r, NULL));
+		ASSERT_EQ(0, cgroup_get(cgs[i]->id, &r, NULL));
 		EXPECT_EQ(0, r.threads);
 		add_counts(fin, r.item);
 	}
@@ -760,7 +740,7 @@ TEST_F_TIMEOUT(cgt, removed_while_read, 120)
 			short_life(0);
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	}
-	ASSERT_EQ(0, cg_get(ids[0], &before, path));
+	ASSERT_EQ(0, cgroup_get(ids[0], &before, path));
 	EXPECT_EQ(0, before.flags);
 	EXPECT_STREQ("", path);
 	/*
@@ -817,7 +797,7 @@ TEST_F_TIMEOUT(cgt, removed_while_read, 120)
 			EXPECT_STREQ(cgs[i].path + strlen(CGROOT), paths[i]);
 	}
 	/* removed: still there by its ID, its totals kept, its path given */
-	ASSERT_EQ(0, cg_get(ids[0], &after, path));
+	ASSERT_EQ(0, cgroup_get(ids[0], &after, path));
 	EXPECT_EQ(MEAS_CG_REMOVED, after.flags);
 	EXPECT_STREQ("/meas-cgt-rm0", path);
 	EXPECT_EQ(0, counts_differ(_metadata, "removed", before.item,
@@ -851,7 +831,7 @@ TEST_F(cgt, long_path_truncated)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	close(c.dfd);
 	ASSERT_EQ(0, rmdir(dir));
-	ASSERT_EQ(0, cg_get(st.st_ino, &r, path));
+	ASSERT_EQ(0, cgroup_get(st.st_ino, &r, path));
 	EXPECT_EQ(MEAS_CG_REMOVED | MEAS_CG_PATH_TRUNCATED, r.flags);
 	EXPECT_EQ(MEAS_CGROUP_PATH_MAX - 1, strlen(path));
 	EXPECT_EQ(0, strncmp(path, dir + strlen(CGROOT),
@@ -968,7 +948,7 @@ static void log_denied(struct __test_metadata *_metadata, int fd, uint64_t id,
 	struct meas_cgroup_rec r = { 0 };
 	uint64_t e[MEAS_PROC_ITEMS] = { 0 };
 
-	cg_get(id, &r, NULL);
+	cgroup_get(id, &r, NULL);
 	proc_entry(fd, pid, e);
 	TH_LOG("root sees: threads %llu folded %llu exited %llu flags %#x; the process: flags %#llx uid %llu euid %llu gid %llu",
 	       (unsigned long long)r.threads, (unsigned long long)r.folded,
@@ -1104,7 +1084,7 @@ TEST_F_TIMEOUT(cgt, access_for_a_user_outside_meas, 120)
 	{
 		struct meas_cgroup_rec r;
 
-		EXPECT_EQ(0, cg_get(self->a.id, &r, NULL));
+		EXPECT_EQ(0, cgroup_get(self->a.id, &r, NULL));
 		EXPECT_EQ(2, r.exited);
 	}
 }
@@ -1162,7 +1142,7 @@ TEST_F(cgt, bad_requests)
 	EXPECT_EQ(ENODATA, raw_req(s, family, get, 0, NULL, 0));
 	EXPECT_EQ(ENODATA, req1(s, family, get, 0, MEAS_A_CGROUP, &id, 8));
 	EXPECT_EQ(ENODATA, raw_req(s, family, get, NLM_F_DUMP, NULL, 0));
-	EXPECT_EQ(-ENODATA, cg_get(1, &rec, NULL));
+	EXPECT_EQ(-ENODATA, cgroup_get(1, &rec, NULL));
 out:
 	close(s);
 }

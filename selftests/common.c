@@ -367,3 +367,29 @@ unsigned int items_gone_back(uint64_t *prev, const uint64_t *cur, size_t n,
 	memcpy(prev, cur, n * sizeof(*cur));
 	return back;
 }
+
+int scan_file(const char *path, const char *fmt, long long *v)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, fmt, v) == 1;
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+int cgroup_get(uint64_t id, struct meas_cgroup_rec *rec, char *path)
+{
+	struct meas_nl *nl;
+	int err;
+
+	nl = meas_nl_open(&err);
+	if (!nl)
+		return err;
+	err = meas_nl_cgroup_get(nl, id, rec, path);
+	meas_nl_close(nl);
+	return err;
+}

@@ -29,6 +29,16 @@
 /* Write @value to the file @path: 0 or -errno. */
 int write_file(const char *path, const char *value);
 
+/*
+ * The first line of the file @path that sscanf() reads with @fmt (one
+ * conversion, "%lld": "usage_usec %lld", "SUnreclaim: %lld kB") into @v:
+ * 0, or -1 when the file or the line is not there (@v unchanged).
+ */
+int scan_file(const char *path, const char *fmt, long long *v);
+
+/* The per-cgroup totals of cgroup @id, through a socket of its own. */
+int cgroup_get(uint64_t id, struct meas_cgroup_rec *rec, char *path);
+
 /* Write the module parameter @name: 0 or -errno. */
 int try_set_param(const char *name, const char *value);
 
