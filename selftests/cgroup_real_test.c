@@ -27,6 +27,7 @@
 #include "kselftest_harness.h"
 #include "libmeas.h"
 #include "common.h"
+#include "cglib.h"
 
 #define CLASS15		(1U << MEAS_CLASS_PROC)
 #define CLASS14		(1U << MEAS_CLASS_IO)

@@ -30,6 +30,7 @@
 #include "kselftest_harness.h"
 #include "libmeas.h"
 #include "common.h"
+#include "cglib.h"
 #include "genlraw.h"
 
 #define CLASS15		(1U << MEAS_CLASS_PROC)

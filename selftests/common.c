@@ -380,16 +380,3 @@ int scan_file(const char *path, const char *fmt, long long *v)
 		fclose(f);
 	return found ? 0 : -1;
 }
-
-int cgroup_get(uint64_t id, struct meas_cgroup_rec *rec, char *path)
-{
-	struct meas_nl *nl;
-	int err;
-
-	nl = meas_nl_open(&err);
-	if (!nl)
-		return err;
-	err = meas_nl_cgroup_get(nl, id, rec, path);
-	meas_nl_close(nl);
-	return err;
-}

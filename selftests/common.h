@@ -36,9 +36,6 @@ int write_file(const char *path, const char *value);
  */
 int scan_file(const char *path, const char *fmt, long long *v);
 
-/* The per-cgroup totals of cgroup @id, through a socket of its own. */
-int cgroup_get(uint64_t id, struct meas_cgroup_rec *rec, char *path);
-
 /* Write the module parameter @name: 0 or -errno. */
 int try_set_param(const char *name, const char *value);
 
