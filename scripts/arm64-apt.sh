@@ -179,14 +179,26 @@ mkdir -p "$kdir.new"
 for f in $files; do
 	dpkg-deb -x "$f" "$kdir.new"
 done
-# Debian 13's packages have their modules under usr/lib (merged /usr).
+# Debian 13's packages have their modules under usr/lib (merged /usr);
+# since the 7 series the image and its configuration are there too, and
+# the package's scripts put them in /boot.
 [ -e "$kdir.new/lib" ] || ln -s usr/lib "$kdir.new/lib"
+for f in vmlinuz config; do
+	if [ ! -e "$kdir.new/boot/$f-$k" ] && [ -e "$kdir.new/lib/modules/$k/$f" ]; then
+		mkdir -p "$kdir.new/boot"
+		ln -s "../lib/modules/$k/$f" "$kdir.new/boot/$f-$k"
+	fi
+done
 # The flavour's Makefile includes the common directory by its absolute
-# path (/usr/src/...), and lib/modules' build link is absolute: both are
-# made relative to the unpacked tree, where they are.
+# path (/usr/src/...), since the 7 series it names itself so too
+# (KBUILD_OUTPUT), and lib/modules' build link is absolute: all are made
+# relative to the unpacked tree, where they are.
 hdr=$kdir.new/usr/src/linux-headers-$k
-sed -i 's|^include /usr/src/\([^/]*\)/Makefile$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1/Makefile|' \
+sed -i -e 's|^include /usr/src/\([^/]*\)/Makefile$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1/Makefile|' \
+	-e 's|^KBUILD_OUTPUT=/usr/src/[^/]*$|KBUILD_OUTPUT:=$(realpath $(dir $(lastword $(MAKEFILE_LIST))))|' \
 	"$hdr/Makefile"
+! grep -q /usr/src "$hdr/Makefile" ||
+	{ echo "arm64-apt: $hdr/Makefile still names /usr/src" >&2; exit 1; }
 grep -q '^include \$(dir' "$hdr/Makefile" ||
 	{ echo "arm64-apt: unexpected $hdr/Makefile" >&2; exit 1; }
 mods=$(cd "$kdir.new/lib/modules/$k" && pwd -P)
