@@ -144,7 +144,8 @@ meta=${1:?$usage}
 mv_=$(candidate "linux-headers-$meta")
 [ -n "$mv_" ] || { echo "arm64-apt: no linux-headers-$meta in $suite" >&2; exit 1; }
 # (the flavour, the end of every version: rt-arm64 of META 6.12-rt-arm64)
-flav=$(echo "$meta" | sed 's/^[0-9.]*-//')
+flav=$meta
+[[ ! $meta =~ ^[0-9.]+-(.*)$ ]] || flav=${BASH_REMATCH[1]}
 k=$(aptq show "linux-headers-$meta=$mv_" |
 	sed -n 's/^Depends: .*linux-headers-\([0-9][^ ,]*-'"$flav"'\).*/\1/p' | head -n 1)
 [ -n "$k" ] || { echo "arm64-apt: linux-headers-$meta=$mv_ names no kernel" >&2; exit 1; }
@@ -163,7 +164,7 @@ iv=$(candidate "$image")
 # Since the 7 series the image is in parts, packages of the same kernel
 # the image depends on (linux-binary-*, linux-modules-*).
 parts=$(aptq show "$image=$iv" | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
-	sed -n 's/^ *\(linux-[a-z]*-'"$(echo "$k" | sed 's/[.]/\\./g')"'\) (= .*/\1/p')
+	sed -n 's/^ *\(linux-[a-z]*-'"${k//./\\.}"'\) (= .*/\1/p')
 # The headers' programs (fixdep, modpost) run here: amd64's, of the
 # headers' upload where the archive still has it.
 kv=$hv
@@ -194,11 +195,13 @@ done
 # (KBUILD_OUTPUT), and lib/modules' build link is absolute: all are made
 # relative to the unpacked tree, where they are.
 hdr=$kdir.new/usr/src/linux-headers-$k
+# shellcheck disable=SC2016 # make's $(...), not the shell's
 sed -i -e 's|^include /usr/src/\([^/]*\)/Makefile$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1/Makefile|' \
 	-e 's|^KBUILD_OUTPUT=/usr/src/[^/]*$|KBUILD_OUTPUT:=$(realpath $(dir $(lastword $(MAKEFILE_LIST))))|' \
 	"$hdr/Makefile"
 ! grep -q /usr/src "$hdr/Makefile" ||
 	{ echo "arm64-apt: $hdr/Makefile still names /usr/src" >&2; exit 1; }
+# shellcheck disable=SC2016 # make's $(...)
 grep -q '^include \$(dir' "$hdr/Makefile" ||
 	{ echo "arm64-apt: unexpected $hdr/Makefile" >&2; exit 1; }
 mods=$(cd "$kdir.new/lib/modules/$k" && pwd -P)

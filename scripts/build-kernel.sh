@@ -18,7 +18,7 @@
 set -eu
 
 usage="usage: build-kernel.sh [--root ROOT] [--arch arm64] KVER OUTDIR"
-root= arch=
+root='' arch=''
 while :; do
 	case "${1:-}" in
 	--root) root=${2:?$usage}; shift 2 ;;

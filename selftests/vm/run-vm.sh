@@ -192,11 +192,12 @@ for f in $hostfwd; do
 done
 
 case "$arch" in
-x86_64) qemu_bin=qemu-system-x86_64 ;;
+x86_64) qemu_bin='qemu-system-x86_64' ;;
 arm64 | aarch64)
 	arch=arm64 qemu_bin=qemu-system-aarch64
-	[ -n "$kernel" ] && [ -n "$moddir" ] && [ "$rootdir" != / ] ||
+	if [ -z "$kernel" ] || [ -z "$moddir" ] || [ "$rootdir" = / ]; then
 		die "--arch arm64 needs --kernel, --modules and --root (an arm64 root)"
+	fi
 	[ "$use_systemd" = 0 ] || die "--arch arm64: no --systemd" ;;
 *) die "unknown architecture: $arch (x86_64 or arm64)" ;;
 esac
