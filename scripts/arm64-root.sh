@@ -7,8 +7,8 @@
 # here when it is not).  It is two things:
 #   - the guest's root in the arm64 lanes (run-vm.sh --root), holding
 #     what the VM suite runs besides meas's own programs: bash, busybox,
-#     kmod, util-linux, python3, curl, promtool, binutils, fio, ...,
-#     and the libraries meas's programs are linked with;
+#     kmod, util-linux, python3, curl, promtool, binutils, ..., and the
+#     libraries meas's programs are linked with;
 #   - the sysroot meas's programs are cross-built against
 #     (scripts/arm64-tools.sh): the same libraries' headers.
 #
@@ -17,8 +17,8 @@
 #                                 its path ($BUILD/arm64/root)
 #   scripts/arm64-root.sh binfmt  only register the emulator
 #
-# Made aside and moved in place when whole; about 10 minutes and
-# 700 MB.  Needs root (mmdebstrap, binfmt_misc).
+# Made aside and moved in place when whole.  Needs root (mmdebstrap,
+# binfmt_misc).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -28,11 +28,16 @@ mirror=http://deb.debian.org/debian
 
 # The guest: what the VM suite and the smoke set run (guest.sh, the
 # tests' scripts), the libraries of meas's programs, and their headers.
-pkgs="bash busybox-static coreutils util-linux kmod procps iproute2 psmisc
-findutils grep sed gawk diffutils file binutils python3-minimal python3
-curl ca-certificates prometheus libxml2-utils fio
+pkgs="bash busybox-static coreutils util-linux kmod procps iproute2
+findutils grep sed gawk diffutils binutils python3 curl
+libxml2-utils
 libc6-dev libnl-3-dev libnl-genl-3-dev libjson-c-dev libmicrohttpd-dev
 libpcp-pmda3-dev libpcp3-dev"
+# promtool alone, a static program, from the prometheus package: the
+# package would bring its web interface's 300 MB of JavaScript.
+promtool='cd /tmp && apt-get download -q prometheus'
+# shellcheck disable=SC2016 # $1: mmdebstrap's hook's argument
+promtool_x='dpkg-deb --fsys-tarfile "$1"/tmp/prometheus_*.deb | tar -xf - -C "$1" ./usr/bin/promtool && rm "$1"/tmp/prometheus_*.deb'
 
 # qemu-aarch64 for arm64 programs, through binfmt_misc, with the F flag
 # (the interpreter is opened now, so it works inside a chroot).
@@ -49,7 +54,7 @@ binfmt() {
 binfmt
 [ "${1:-}" != binfmt ] || exit 0
 
-key=$(echo "bookworm $pkgs" | sha256sum | cut -c1-16)
+key=$(echo "bookworm $pkgs $promtool $promtool_x" | sha256sum | cut -c1-16)
 mkdir -p "$BUILD/arm64"
 exec 9>"$BUILD/arm64/root.lock"
 flock 9
@@ -65,6 +70,8 @@ if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 			--aptopt='Acquire::Check-Valid-Until "false"' \
 			--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
 			--include="$(echo $pkgs | tr ' ' ',')" \
+			--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
+			--customize-hook="$promtool_x" \
 			bookworm "$dir.new" - >&2
 	# No service starts in it (the VM runs no init of its own); users
 	# and groups are the tests' (nobody is there).
