@@ -8,8 +8,9 @@
 #                   in build roots, scripts/root.sh)
 #   make build-matrix build meas.ko for each kernel of the matrix (W=1, sparse)
 #   make check-matrix and test it in each kernel of the matrix (Debian 12's,
-#                   Debian 13's, its backports' and sid's, scripts/kernels.sh):
-#                   the whole suite or the smoke set, a summary table
+#                   Debian 13's, its backports' and sid's, amd64 and arm64,
+#                   scripts/kernels.sh): the whole suite or the smoke set, a
+#                   summary table
 #   make check-next the newest kernel in Debian's archive today, built in its
 #                   root and booted with the smoke set (not part of make check)
 #   make check      unit tests on the host, selftests in the test VM (the
@@ -117,8 +118,9 @@ deps-matrix:
 # The kernels of the matrix, found at run time from the suites'
 # metapackages (scripts/kernels.sh: Debian 12's 6.1 and 6.12, generic,
 # cloud, rt, on this machine; Debian 13's 6.12 and the backports' newest,
-# generic, cloud and rt, in the trixie build root; sid's in the sid root),
-# one "RELEASE ROOT VERSION FLAVOUR LANE" line each, in $(MATRIX)/kernels.
+# generic, cloud and rt, in the trixie build root; sid's in the sid root;
+# and the arm64 generic kernel of each, cross-built),
+# one "RELEASE ROOT VERSION FLAVOUR LANE ARCH" line each, in $(MATRIX)/kernels.
 MATRIX := $(BUILD)/matrix
 matrix_kernels = mkdir -p $(MATRIX) && scripts/kernels.sh >$(MATRIX)/kernels.new && \
 	mv $(MATRIX)/kernels.new $(MATRIX)/kernels
@@ -129,9 +131,9 @@ matrix_kernels = mkdir -p $(MATRIX) && scripts/kernels.sh >$(MATRIX)/kernels.new
 # the default one
 build-matrix: deps-matrix
 	$(matrix_kernels)
-	set -e; while read -r rel root k flav lane; do \
+	set -e; while read -r rel root k flav lane arch; do \
 		r=; [ "$$root" = - ] || r="--root $(BUILD)/roots/$$root"; \
-		MAKE="$(MAKE)" scripts/build-kernel.sh $$r $$k $(MATRIX)/$$k MEAS_TEST=1; \
+		MAKE="$(MAKE)" scripts/build-kernel.sh $$r --arch $$arch $$k $(MATRIX)/$$k MEAS_TEST=1; \
 	done <$(MATRIX)/kernels
 
 # The matrix in the VM: each kernel built (build-matrix's way) and tested,
