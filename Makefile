@@ -27,6 +27,8 @@
 #   make check-cgroups systemd services and a podman container in the VM
 #                   booted with systemd, against cpu.stat and io.stat
 #                   (part of make check)
+#   make check-arm64 the kernel matrix with its arm64 lanes (not yet in
+#                   make check: its budget)
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/;
 #                   KERNEL=7.3: in Debian 13's 7.3, with DEBUG_PREEMPT and
@@ -81,7 +83,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-shipped check-insn unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-arm64 check-shipped check-insn unit vmtest \
 	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
 	check-version check-prometheus check-pcp
 
@@ -146,9 +148,14 @@ check-matrix: deps-matrix tools
 # make check-cgroups in the backports' newest generic kernel, with the
 # matrix's build of meas.ko for it (so after check-matrix, in its stream)
 check-cgroups-newest:
-	set -e; k=$$(awk '$$1 == "trixie-backports" && $$4 == "generic" { v = $$3 } END { print v }' \
+	set -e; k=$$(awk '$$1 == "trixie-backports" && $$4 == "generic" && $$6 != "arm64" { v = $$3 } END { print v }' \
 		$(MATRIX)/kernels); test -n "$$k"; \
 	$(MAKE) -C selftests check-cgroups CGR_KERNEL=$$k CGR_KO=$(MATRIX)/$$k/module/meas.ko
+
+# The matrix with the arm64 lanes (Documentation/build-and-test.rst, "The
+# arm64 lanes"); not part of make check until its budget holds them.
+check-arm64: deps-matrix tools
+	MEAS_MATRIX_ARCHS="amd64 arm64" $(MAKE) check-matrix
 
 # The next kernel: the newest generic kernel in Debian's archive today
 # (trixie-backports, sid or experimental, found by scripts/root.sh --next

@@ -27,7 +27,8 @@
 # Environment: MEAS_MATRIX_ROOTS, the build roots in the matrix (default
 # "trixie sid"; empty for Debian 12's kernels alone); MEAS_MATRIX_FULL,
 # versions that run the whole suite instead of the rule above;
-# MEAS_MATRIX_ARCHS, the architectures (default "amd64 arm64").
+# MEAS_MATRIX_ARCHS, the architectures (default "amd64": make check's
+# budget does not hold the arm64 lanes yet; make check-arm64 adds them).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 default=$("$top/scripts/kver.sh")
@@ -62,7 +63,7 @@ lane_of() { # lane_of RELEASE VERSION FLAVOUR
 	esac
 }
 
-archs=" ${MEAS_MATRIX_ARCHS-amd64 arm64} "
+archs=" ${MEAS_MATRIX_ARCHS-amd64} "
 # The arm64 kernel of metapackage linux-headers-$2 of suite $1, built in
 # root $3 ("-": here): its line.
 arm64_kernel() {
