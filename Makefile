@@ -8,8 +8,9 @@
 #                   in build roots, scripts/root.sh)
 #   make build-matrix build meas.ko for each kernel of the matrix (W=1, sparse)
 #   make check-matrix and test it in each kernel of the matrix (Debian 12's,
-#                   Debian 13's, its backports' and sid's, scripts/kernels.sh):
-#                   the whole suite or the smoke set, a summary table
+#                   Debian 13's, its backports' and sid's, amd64 and arm64,
+#                   scripts/kernels.sh): the whole suite or the smoke set, a
+#                   summary table
 #   make check-next the newest kernel in Debian's archive today, built in its
 #                   root and booted with the smoke set (not part of make check)
 #   make check      unit tests on the host, selftests in the test VM (the
@@ -26,6 +27,8 @@
 #   make check-cgroups systemd services and a podman container in the VM
 #                   booted with systemd, against cpu.stat and io.stat
 #                   (part of make check)
+#   make check-arm64 the kernel matrix with its arm64 lanes (not yet in
+#                   make check: its budget)
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/;
 #                   KERNEL=7.3: in Debian 13's 7.3, with DEBUG_PREEMPT and
@@ -80,7 +83,7 @@ export BUILD
 MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
-.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-shipped check-insn unit vmtest \
+.PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-arm64 check-shipped check-insn unit vmtest \
 	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
 	check-version check-prometheus check-pcp
 
@@ -117,8 +120,9 @@ deps-matrix:
 # The kernels of the matrix, found at run time from the suites'
 # metapackages (scripts/kernels.sh: Debian 12's 6.1 and 6.12, generic,
 # cloud, rt, on this machine; Debian 13's 6.12 and the backports' newest,
-# generic, cloud and rt, in the trixie build root; sid's in the sid root),
-# one "RELEASE ROOT VERSION FLAVOUR LANE" line each, in $(MATRIX)/kernels.
+# generic, cloud and rt, in the trixie build root; sid's in the sid root;
+# and the arm64 generic kernel of each, cross-built),
+# one "RELEASE ROOT VERSION FLAVOUR LANE ARCH" line each, in $(MATRIX)/kernels.
 MATRIX := $(BUILD)/matrix
 matrix_kernels = mkdir -p $(MATRIX) && scripts/kernels.sh >$(MATRIX)/kernels.new && \
 	mv $(MATRIX)/kernels.new $(MATRIX)/kernels
@@ -129,9 +133,9 @@ matrix_kernels = mkdir -p $(MATRIX) && scripts/kernels.sh >$(MATRIX)/kernels.new
 # the default one
 build-matrix: deps-matrix
 	$(matrix_kernels)
-	set -e; while read -r rel root k flav lane; do \
+	set -e; while read -r rel root k flav lane arch; do \
 		r=; [ "$$root" = - ] || r="--root $(BUILD)/roots/$$root"; \
-		MAKE="$(MAKE)" scripts/build-kernel.sh $$r $$k $(MATRIX)/$$k MEAS_TEST=1; \
+		MAKE="$(MAKE)" scripts/build-kernel.sh $$r --arch $$arch $$k $(MATRIX)/$$k MEAS_TEST=1; \
 	done <$(MATRIX)/kernels
 
 # The matrix in the VM: each kernel built (build-matrix's way) and tested,
@@ -144,9 +148,14 @@ check-matrix: deps-matrix tools
 # make check-cgroups in the backports' newest generic kernel, with the
 # matrix's build of meas.ko for it (so after check-matrix, in its stream)
 check-cgroups-newest:
-	set -e; k=$$(awk '$$1 == "trixie-backports" && $$4 == "generic" { v = $$3 } END { print v }' \
+	set -e; k=$$(awk '$$1 == "trixie-backports" && $$4 == "generic" && $$6 != "arm64" { v = $$3 } END { print v }' \
 		$(MATRIX)/kernels); test -n "$$k"; \
 	$(MAKE) -C selftests check-cgroups CGR_KERNEL=$$k CGR_KO=$(MATRIX)/$$k/module/meas.ko
+
+# The matrix with the arm64 lanes (Documentation/build-and-test.rst, "The
+# arm64 lanes"); not part of make check until its budget holds them.
+check-arm64: deps-matrix tools
+	MEAS_MATRIX_ARCHS="amd64 arm64" $(MAKE) check-matrix
 
 # The next kernel: the newest generic kernel in Debian's archive today
 # (trixie-backports, sid or experimental, found by scripts/root.sh --next

@@ -35,6 +35,13 @@ PKGS="$PKGS libjson-c-dev chromium libxml2-utils"
 # the build roots of Debian 13's and sid's kernels (scripts/root.sh),
 # made from Debian's archive
 PKGS="$PKGS mmdebstrap"
+# the arm64 lanes (scripts/arm64-*.sh): the cross compiler of Debian 12's
+# arm64 kernels, QEMU for arm64 (qemu-system-aarch64), QEMU's user-mode
+# emulation and arch-test, with which mmdebstrap makes the arm64 test
+# root, arm's uapi headers (measctl's names of arm64's 32-bit calls) and
+# rsync (the arm64 copy of the tree)
+PKGS="$PKGS gcc-aarch64-linux-gnu qemu-system-arm qemu-user-static arch-test
+linux-libc-dev-armhf-cross rsync"
 # make bench: the peers meas is shown beside (selftests/bench/peers.sh),
 # libbpf-tools' compiled CO-RE programs (runqlat, cpudist, biolatency,
 # offcputime), bpftrace programs counting the same events and perf

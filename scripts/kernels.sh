@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kernels of the test matrix (make check-matrix), one line each:
-#   RELEASE ROOT VERSION FLAVOUR LANE
+#   RELEASE ROOT VERSION FLAVOUR LANE ARCH
 # RELEASE  the suite the kernel comes from: bookworm (Debian 12),
 #          trixie (Debian 13), trixie-backports, sid
 # ROOT     "-" for a kernel of this machine (Debian 12), or the build
@@ -10,6 +10,10 @@
 # FLAVOUR  generic, cloud or rt
 # LANE     default (the kernel of make vmtest: built only, its suite is
 #          make vmtest's), full (the whole suite) or smoke (smoke.sh)
+# ARCH     amd64, or arm64: Debian's arm64 kernel of the same suite,
+#          fetched and unpacked by scripts/arm64-apt.sh, cross-built with
+#          the release's compiler (this machine's or the root's) and
+#          booted in qemu-system-aarch64
 #
 # Every version is what the suites' linux-headers metapackages depend on
 # today: Debian 12's as installed by make deps-matrix (scripts/kver.sh
@@ -17,11 +21,14 @@
 # The lanes, in this one place (Documentation/build-and-test.rst, "The
 # kernel matrix"): the whole suite in Debian 12's 6.1 (make vmtest), in
 # Debian 12's 6.12 generic and in the backports' newest, generic and
-# PREEMPT_RT; the smoke set in every other kernel.
+# PREEMPT_RT; on arm64, in Debian 12's 6.1; the smoke set in every other
+# kernel.
 #
 # Environment: MEAS_MATRIX_ROOTS, the build roots in the matrix (default
 # "trixie sid"; empty for Debian 12's kernels alone); MEAS_MATRIX_FULL,
-# versions that run the whole suite instead of the rule above.
+# versions that run the whole suite instead of the rule above;
+# MEAS_MATRIX_ARCHS, the architectures (default "amd64": make check's
+# budget does not hold the arm64 lanes yet; make check-arm64 adds them).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 default=$("$top/scripts/kver.sh")
@@ -48,18 +55,45 @@ lane_of() { # lane_of RELEASE VERSION FLAVOUR
 		return
 	fi
 	case "$1 $2 $3" in
+	"bookworm 6.1."*"-arm64 generic") echo full ;;
+	*"-arm64 "*) echo smoke ;;
 	"bookworm 6.12."*" generic") echo full ;;
 	"trixie-backports "*" generic" | "trixie-backports "*" rt") echo full ;;
 	*) echo smoke ;;
 	esac
 }
 
-for k in $("$top/scripts/kver.sh" --matrix); do
-	f=$(flavour_of "$k")
-	echo "bookworm - $k $f $(lane_of bookworm "$k" "$f")"
-done
-for r in ${MEAS_MATRIX_ROOTS-trixie sid}; do
-	"$top/scripts/root.sh" --kernels "$r" | while read -r rel f k; do
-		echo "$rel $r $k $f $(lane_of "$rel" "$k" "$f")"
+archs=" ${MEAS_MATRIX_ARCHS-amd64} "
+# The arm64 kernel of metapackage linux-headers-$2 of suite $1, built in
+# root $3 ("-": here): its line.
+arm64_kernel() {
+	local k
+	k=$("$top/scripts/arm64-apt.sh" kernel "$1" "$2") || return 1
+	echo "$1 $3 $k generic $(lane_of "$1" "$k" generic) arm64"
+}
+
+if [[ $archs = *" amd64 "* ]]; then
+	for k in $("$top/scripts/kver.sh" --matrix); do
+		f=$(flavour_of "$k")
+		echo "bookworm - $k $f $(lane_of bookworm "$k" "$f") amd64"
 	done
+fi
+[[ $archs != *" arm64 "* ]] || {
+	arm64_kernel bookworm arm64 -
+	arm64_kernel bookworm 6.12-arm64 -
+}
+for r in ${MEAS_MATRIX_ROOTS-trixie sid}; do
+	if [[ $archs = *" amd64 "* ]]; then
+		"$top/scripts/root.sh" --kernels "$r" | while read -r rel f k; do
+			echo "$rel $r $k $f $(lane_of "$rel" "$k" "$f") amd64"
+		done
+	else
+		"$top/scripts/root.sh" "$r" >/dev/null
+	fi
+	[[ $archs != *" arm64 "* ]] || case "$r" in
+	trixie)
+		arm64_kernel trixie arm64 trixie
+		arm64_kernel trixie-backports arm64 trixie ;;
+	sid) arm64_kernel sid arm64 sid ;;
+	esac
 done

@@ -87,9 +87,11 @@ deb $mirror experimental main"
 	esac
 }
 settings "$name"
-# Building meas (W=1, sparse) and, in the debug lanes, a kernel.
+# Building meas (W=1, sparse) and, in the debug lanes, a kernel; the
+# release's cross compiler for its arm64 kernels (the arm64 lanes), which
+# are fetched apart (scripts/arm64-apt.sh).
 base="build-essential bc kmod sparse xz-utils zstd cpio flex bison libelf-dev
-libssl-dev python3 rsync ca-certificates"
+libssl-dev python3 rsync ca-certificates gcc-aarch64-linux-gnu"
 
 [ "$(id -u)" = 0 ] || { echo "root: needs root (mmdebstrap, chroot)" >&2; exit 2; }
 dir=$BUILD/roots/$name

@@ -383,4 +383,49 @@ static inline u64 meas_rq_issue_ns(struct request *rq)
 #define meas_mm_vdso(mm)	0UL
 #endif
 
+/* ---- architectures ------------------------------------------------------ */
+/*
+ * The call-stack sampler (collect_stack.c) starts the kernel's own
+ * unwinder from the interrupted registers where the kernel exports it
+ * (x86: ORC or frame pointers); elsewhere it walks the frame records,
+ * which arm64 kernels always keep.
+ */
+#ifdef MEAS_HAVE_UNWIND_EXPORTED
+#include <asm/unwind.h>
+#endif
+
+/*
+ * Whether the user registers @regs are those of 64-bit code: x86 says
+ * so (a 32-bit task may run 64-bit code), arm64 tells its 32-bit
+ * (AArch32, compat) tasks by the mode of their registers.
+ */
+#if defined(MEAS_HAVE_USER_64BIT_MODE)
+#define meas_user_64bit_mode(regs)	user_64bit_mode(regs)
+#elif defined(MEAS_HAVE_COMPAT_USER_MODE)
+#define meas_user_64bit_mode(regs)	(!compat_user_mode(regs))
+#else
+#define meas_user_64bit_mode(regs)	IS_ENABLED(CONFIG_64BIT)
+#endif
+
+/*
+ * Pointer authentication (arm64): a return address saved in a frame
+ * record carries its PAC in the bits above the virtual address, which
+ * the kernel strips before it uses or shows one.  The stripping came in
+ * one function for both kinds of address, then in one for each (6.4);
+ * with neither (x86, no pointer authentication) addresses are as they
+ * are.
+ */
+#if defined(MEAS_HAVE_PTRAUTH_STRIP_USER)
+#include <asm/compiler.h>
+#define meas_strip_user_pac(ptr)	ptrauth_strip_user_insn_pac(ptr)
+#define meas_strip_kernel_pac(ptr)	ptrauth_strip_kernel_insn_pac(ptr)
+#elif defined(MEAS_HAVE_PTRAUTH_STRIP_INSN)
+#include <asm/pointer_auth.h>
+#define meas_strip_user_pac(ptr)	ptrauth_strip_insn_pac(ptr)
+#define meas_strip_kernel_pac(ptr)	ptrauth_strip_insn_pac(ptr)
+#else
+#define meas_strip_user_pac(ptr)	(ptr)
+#define meas_strip_kernel_pac(ptr)	(ptr)
+#endif
+
 #endif /* _MEAS_COMPAT_H */

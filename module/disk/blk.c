@@ -29,6 +29,7 @@
 #include <linux/cgroup.h>
 #include <linux/bitops.h>
 #include <linux/cache.h>
+#include <linux/compiler.h>
 #include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -336,11 +337,16 @@ static u64 blk_depth_now(struct meas_blk *b, u32 slot)
  */
 static void blk_depth_join(struct meas_blk *b, u32 slot, unsigned int cpu)
 {
-	u32 was;
+	u32 none = MEAS_DEPTH_NONE, was;
 
+	/*
+	 * Hidden from sparse, which checks every size case of arm64's
+	 * cmpxchg() with a known value, and U32_MAX fits in no byte.
+	 */
+	OPTIMIZER_HIDE_VAR(none);
 	set_bit(cpu, blk_depth_cpus(b, slot));
 	/* an interrupt on this CPU may have joined it in between */
-	was = cmpxchg(&b->depth_sole[slot], MEAS_DEPTH_NONE, cpu);
+	was = cmpxchg(&b->depth_sole[slot], none, cpu);
 	if (was != MEAS_DEPTH_NONE && was != cpu)
 		WRITE_ONCE(b->depth_sole[slot], MEAS_DEPTH_MANY);
 	/*

@@ -129,6 +129,11 @@ static void c0_new_run(struct sched_cpu *sc, struct task_struct *prev,
  * 15 read it.  A switch from a task to a task in a busy run counts once,
  * by its stop: its launch and its stop both follow from that count when
  * class 0 is read (meas_sched_sum()).
+ *
+ * The counts are this_cpu_inc(), though interrupts are off: the folds
+ * read the words meanwhile, and where the architecture has no per-CPU
+ * add of its own (arm64) __this_cpu_inc() is a plain load and store,
+ * a data race with their READ_ONCE(); on x86 both are one "inc".
  */
 static void c0_switch(enum meas_stop stop, struct task_struct *prev,
 		      struct task_struct *next, u64 now)
@@ -140,17 +145,17 @@ static void c0_switch(enum meas_stop stop, struct task_struct *prev,
 		c0_new_run(sc, prev, to_idle, now);
 
 	if (!meas_taskflags_idle(prev) && !to_idle) {
-		__this_cpu_inc(sched_cpus->busy_stop[stop]);
+		this_cpu_inc(sched_cpus->busy_stop[stop]);
 		return;
 	}
 	if (!meas_taskflags_idle(prev))
-		__this_cpu_inc(sched_cpus->item[sched_stop_item[stop]]);
+		this_cpu_inc(sched_cpus->item[sched_stop_item[stop]]);
 	if (!to_idle)
-		__this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
+		this_cpu_inc(sched_cpus->item[MEAS_C0_LAUNCHES]);
 	else if (sc->disc)
-		__this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_DISC]);
+		this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_DISC]);
 	if (to_idle)
-		__this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_IDLE]);
+		this_cpu_inc(sched_cpus->item[MEAS_C0_PAUSE_IDLE]);
 }
 
 /* Class 0's part of a wakeup (the hook, below). */
@@ -255,7 +260,8 @@ static __always_inline bool c0_switch_busy(bool preempt,
 		     meas_taskflags_idle(next)))
 		return false;
 	sw = meas_stop_switch_flags(preempt, prev, prev_state);
-	__this_cpu_inc(sched_cpus->busy_stop[sched_stop_of_sw[sw]]);
+	/* not __this_cpu_inc(): c0_switch() says why */
+	this_cpu_inc(sched_cpus->busy_stop[sched_stop_of_sw[sw]]);
 	return true;
 }
 

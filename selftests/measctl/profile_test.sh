@@ -192,6 +192,9 @@ ok(all('data-n="%s"' % f in svg for f in chain) and "<script" in svg and
    "flame graph: the chain's frames, a script, nothing fetched")
 
 dd = folded("ddstack.folded")
+# the system call's entry, the outermost frame of a kernel stack
+sysentry = {"aarch64": "el0t_64_sync"}.get(os.uname().machine,
+                                           "entry_SYSCALL_64")
 with open("/proc/kallsyms") as f:
     names = {l.split()[2] + "_[k]" for l in f}
 ksamples = entry = ktrunc = 0
@@ -208,10 +211,10 @@ for f, c in dd if kok else []:
     kok &= f[i:] == k and all(x in names for x in k[cut:])
     ktrunc += c * cut
     ksamples += c
-    entry += c * (k[0].startswith("entry_SYSCALL_64") and len(k) >= 3)
+    entry += c * (k[0].startswith(sysentry) and len(k) >= 3)
 ok(kok and ksamples and entry * 2 >= ksamples,
-   "kernel stacks: %d of %d kernel samples from entry_SYSCALL_64 down"
-   " (%d cut at the bound)" % (entry, ksamples, ktrunc))
+   "kernel stacks: %d of %d kernel samples from %s down"
+   " (%d cut at the bound)" % (entry, ksamples, sysentry, ktrunc))
 
 y = load("sys.json")
 progs = {p["program"]: p for p in y.get("programs", [])}

@@ -6,7 +6,8 @@
 # Not meant to be run on the host.
 #
 # Runs the command from /run/meas/cmd in the repository directory, then
-# reports "MEAS-VM-EXIT <status>" on /dev/ttyS1 (preceded by the kernel log)
+# reports "MEAS-VM-EXIT <status>" on /dev/ttyS1 (preceded by the kernel log;
+# on arm64 the virtio port /init found)
 # and powers the VM off.  If the command or this script is killed, or the
 # kernel crashes, no status line is written, so the host reports a failure.
 #
@@ -73,10 +74,13 @@ fi
 "$@" </dev/null
 rc=$?
 
+# The status port: the second serial port, or what /init found (arm64)
+res=/dev/ttyS1
+[ -s "$meta/result" ] && read -r res <"$meta/result"
 drain_console
 {
 	dmesg 2>/dev/null
 	echo "MEAS-VM-EXIT $rc"
-} >/dev/ttyS1
+} >"$res"
 sync
 power_off

@@ -10,7 +10,7 @@
 #                          [--log FILE] [--disk FILE] [--modules DIR]
 #                          [--root DIR] [--hostfwd HOSTPORT:GUESTPORT]...
 #                          [--copy PATH]... [--qemu-arg ARG]... [--systemd]
-#                          -- CMD [ARGS...]
+#                          [--arch arm64] -- CMD [ARGS...]
 #
 #   --kernel PATH   kernel image to boot (default: /boot/vmlinuz-$KVER; KVER
 #                   defaults to the kernel the Makefile builds for,
@@ -55,6 +55,13 @@
 #   --qemu-arg ARG  pass ARG on to qemu-system-x86_64 as it is (repeat for
 #                   each word), e.g. --qemu-arg -plugin --qemu-arg FILE.so
 #                   for the instruction-count benchmark (make bench).
+#   --arch arm64    an arm64 kernel, booted in qemu-system-aarch64 (the
+#                   virt machine, the "max" CPU with QEMU's quick pointer
+#                   authentication), with --kernel, --modules and --root
+#                   an arm64 system (scripts/arm64-root.sh), whose static
+#                   busybox the initramfs takes; the console is the PL011
+#                   (ttyAMA0) and the exit status comes back over a
+#                   virtio serial port.  Default: x86-64.
 #   --systemd       boot the root's systemd as PID 1 (to basic.target, not
 #                   multi-user) instead of chrooting into it, and run CMD
 #                   as the service meas-vm.service: for tests of what
@@ -136,6 +143,7 @@ hostfwd=""
 copies=()
 extra_qemu=()
 use_systemd=0
+arch=x86_64
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -165,6 +173,8 @@ while [ $# -gt 0 ]; do
 	--qemu-arg) [ $# -ge 2 ] || usage; extra_qemu+=("$2"); shift 2 ;;
 	--qemu-arg=*) extra_qemu+=("${1#*=}"); shift ;;
 	--systemd) use_systemd=1; shift ;;
+	--arch) [ $# -ge 2 ] || usage; arch=$2; shift 2 ;;
+	--arch=*) arch=${1#*=}; shift ;;
 	-h | --help) help ;;
 	--) shift; break ;;
 	*) echo "$PROG: unknown option: $1" >&2; usage ;;
@@ -181,10 +191,24 @@ for f in $hostfwd; do
 	netdev="$netdev,hostfwd=tcp:127.0.0.1:${f%%:*}-:${f##*:}"
 done
 
-for tool in qemu-system-x86_64 busybox modprobe cpio timeout sha256sum od; do
+case "$arch" in
+x86_64) qemu_bin='qemu-system-x86_64' ;;
+arm64 | aarch64)
+	arch=arm64 qemu_bin=qemu-system-aarch64
+	if [ -z "$kernel" ] || [ -z "$moddir" ] || [ "$rootdir" = / ]; then
+		die "--arch arm64 needs --kernel, --modules and --root (an arm64 root)"
+	fi
+	[ "$use_systemd" = 0 ] || die "--arch arm64: no --systemd" ;;
+*) die "unknown architecture: $arch (x86_64 or arm64)" ;;
+esac
+for tool in "$qemu_bin" busybox modprobe cpio timeout sha256sum od; do
 	command -v "$tool" >/dev/null || die "required tool not found: $tool"
 done
 busybox_bin=$(command -v busybox)
+if [ "$arch" = arm64 ]; then
+	busybox_bin=$rootdir/bin/busybox
+	[ -x "$busybox_bin" ] || die "no $busybox_bin in the arm64 root (busybox-static)"
+fi
 # A dynamically linked busybox cannot work in the initramfs.
 if LC_ALL=C od -An -c -N 4000 "$busybox_bin" 2>/dev/null | tr -d ' \n' | grep -q 'ld-linux'; then
 	die "$busybox_bin is dynamically linked; install busybox-static"
@@ -278,6 +302,21 @@ while read -r m; do
 	insmod "/modules/$m" || fail "insmod $m failed"
 done </modules/order
 
+# Where no second serial port is (arm64's virt machine has one UART),
+# the exit status goes over the virtio serial port meas.result.
+if [ -e /meas/result-port ]; then
+	i=0
+	while [ ! -s /meas/result ] && [ $i -lt 50 ]; do
+		for p in /sys/class/virtio-ports/*; do
+			[ "$(cat "$p/name" 2>/dev/null)" = meas.result ] &&
+				echo "/dev/${p##*/}" >/meas/result
+		done
+		[ -s /meas/result ] || sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s /meas/result ] || fail "no virtio port meas.result"
+fi
+
 mkdir -p /newroot
 if [ -d /hostroot ]; then
 	# No 9p in this kernel: run-vm.sh --copy put the root in /hostroot.
@@ -367,6 +406,9 @@ modprobe_d=()
 [ "$rootdir" = / ] || modprobe_d=(-d "$rootdir")
 [ -z "$moddir" ] || modprobe_d=(-d "$modroot")
 # Without 9p (Debian's cloud flavours) the root is copied (--copy).
+# arm64's exit status comes over a virtio serial port (virtio_console).
+result_port=
+[ "$arch" != arm64 ] || result_port=1
 self_contained=0
 if ! modprobe "${modprobe_d[@]}" -S "$kver" --show-depends 9p >/dev/null 2>&1; then
 	self_contained=1
@@ -375,7 +417,7 @@ if ! modprobe "${modprobe_d[@]}" -S "$kver" --show-depends 9p >/dev/null 2>&1; t
 	[ "$use_systemd" = 0 ] || die "--systemd needs a kernel with 9p (the root's systemd)"
 fi
 if [ "$self_contained" = 0 ]; then
-	modlist=$(for m in virtio_pci 9pnet_virtio 9p; do
+	modlist=$(for m in virtio_pci 9pnet_virtio 9p ${result_port:+virtio_console}; do
 		modprobe "${modprobe_d[@]}" -S "$kver" --show-depends "$m" ||
 			die "modprobe -S $kver cannot resolve $m"
 	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
@@ -548,6 +590,7 @@ printf '%s\n' "$repo" >"$rd/meas/repo"
 [ -z "$moddir" ] || printf '%s\n' "$kver" >"$rd/meas/modules"
 [ -z "$hostfwd" ] || : >"$rd/meas/net"
 [ "$use_systemd" = 0 ] || : >"$rd/meas/systemd"
+[ -z "$result_port" ] || : >"$rd/meas/result-port"
 # Console loglevel while CMD runs, unless --append chose one.
 case " $append " in
 *" loglevel="* | *" quiet "* | *" debug "* | *" ignore_loglevel "*) : >"$rd/meas/loglevel" ;;
@@ -585,15 +628,17 @@ if [ "$use_kvm" = 1 ]; then accel=kvm; else accel=${MEAS_VM_ACCEL:-tcg,thread=si
 # Boot quietly (console loglevel 4: errors and worse); guest.sh raises it to
 # 5 before running CMD so that WARNINGs and lockdep reports are shown live.
 # The full kernel log is checked at the end anyway.
-cmdline="console=ttyS0 printk.time=1 loglevel=4 panic_on_warn=1 panic=-1 oops=panic"
+console=ttyS0
+[ "$arch" != arm64 ] || console=ttyAMA0
+cmdline="console=$console printk.time=1 loglevel=4 panic_on_warn=1 panic=-1 oops=panic"
 # A stalled CPU ends the run at once instead of at the wall-clock limit.
 cmdline+=" sysctl.kernel.panic_on_rcu_stall=1 sysctl.kernel.hung_task_panic=1"
 cmdline+=" rdinit=/init"
 # Under TCG on a loaded host the IO-APIC timer check can fail, and 6.12
 # then panics ("IO-APIC + timer doesn't work"); QEMU's timer is fine.
-cmdline+=" no_timer_check"
+[ "$arch" != x86_64 ] || cmdline+=" no_timer_check"
 # The bzImage real-mode setup code would print "Probing EDD..." otherwise.
-[ "$boot_image" = "$kernel" ] && cmdline+=" edd=off"
+[ "$boot_image" != "$kernel" ] || ! is_bzimage "$kernel" || cmdline+=" edd=off"
 # --systemd: only what basic.target pulls in, quietly but for failures.
 [ "$use_systemd" = 0 ] ||
 	cmdline+=" systemd.unit=meas-vm.target systemd.show_status=error"
@@ -605,13 +650,28 @@ for d in /usr/share/qemu /usr/share/seabios /usr/local/share/qemu; do
 	if [ -f "$d/qboot.rom" ]; then firmware=(-bios qboot.rom); break; fi
 done
 
+# The machine: x86-64's q35 with a second serial port for the status
+# and isa-debug-exit; arm64's virt, whose "max" CPU emulates pointer
+# authentication with QEMU's own quick algorithm (pauth-impdef: the
+# architected one made the boot twice as slow), and a virtio serial port
+# for the status.
 # shellcheck disable=SC2054 # commas are part of QEMU option values
-qemu=(qemu-system-x86_64
-	-machine q35 "${firmware[@]}" -accel "$accel" -cpu max -smp "$cpus" -m "$mem"
+case "$arch" in
+x86_64)
+	machine=(-machine q35 "${firmware[@]}" -accel "$accel" -cpu max
+		-chardev stdio,id=con,signal=off -serial chardev:con
+		-chardev "file,id=result,path=$result" -serial chardev:result
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
+arm64)
+	machine=(-machine virt -accel "$accel" -cpu max,pauth-impdef=on
+		-chardev stdio,id=con,signal=off -serial chardev:con
+		-device virtio-serial-pci,id=vser
+		-chardev "file,id=result,path=$result"
+		-device virtserialport,bus=vser.0,chardev=result,name=meas.result) ;;
+esac
+# shellcheck disable=SC2054 # commas are part of QEMU option values
+qemu=("$qemu_bin" "${machine[@]}" -smp "$cpus" -m "$mem"
 	-nodefaults -nographic -no-reboot -monitor none
-	-chardev stdio,id=con,signal=off -serial chardev:con
-	-chardev "file,id=result,path=$result" -serial chardev:result
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-fsdev "local,id=hostroot,path=$rootdir,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=repo,path=$repo,security_model=none,readonly=on,multidevs=remap"

@@ -4,17 +4,44 @@
 # gen_syscalls.sh UNISTD_NATIVE UNISTD_COMPAT NATIVE_ARCH COMPAT_ARCH
 #
 # Writes on stdout the C tables of system call names that measctl task
-# report uses (syscalls.c), from the kernel's installed <asm/unistd_*.h>:
-# one "#define __NR_name number" line per call.  A header that cannot be
-# read gives an empty table, and numbers are then shown as syscall_<nr>.
+# report uses (syscalls.c), from the kernel's installed uapi headers:
+# x86-64's <asm/unistd_64.h> and <asm/unistd_32.h>, arm64's generic
+# <asm/unistd.h> and arm's (the compat calls) <asm/unistd.h>, each read
+# through the C preprocessor (from the directory above its asm/ and, for
+# a multiarch one such as /usr/include/aarch64-linux-gnu, its parent), since
+# the generic and arm tables define numbers by expressions and aliases.
+# Every lower-case __NR_name is a call, but for the table's size and an
+# alias of another call.  A header that cannot be read gives an empty
+# table, and numbers are then shown as syscall_<nr>.
 set -eu
 native=$1
 compat=$2
 
+# cpp on header $1, with options $2...; standard input follows it
+hcpp() {
+	local h=$1 inc
+	shift
+	inc=$(dirname "$(dirname "$h")")
+	cpp -P -nostdinc -D__ARM_EABI__ -I"$inc" -I"$(dirname "$inc")" \
+		-include "$h" "$@" -
+}
+
 table() {
+	local defs names
 	echo "static const char *const $1[] = {"
 	if [ -r "$2" ]; then
-		sed -n 's/^#define __NR_\([A-Za-z0-9_]*\)[	 ][	 ]*\([0-9][0-9]*\)[	 ]*$/	[\2] = "\1",/p' "$2"
+		defs=$(hcpp "$2" -dM </dev/null)
+		names=$(echo "$defs" | sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/\1/p' |
+			grep -v -x -e syscalls -e arch_specific_syscall || true)
+		for n in $names; do
+			echo "meas_nr $n __NR_$n"
+		done | hcpp "$2" | while read -r tag n v; do
+			# the value's expression, evaluated; an alias is left out
+			case "$tag $v" in
+			"meas_nr "*[a-z_]*) continue ;;
+			"meas_nr "?*) echo "$(($(echo "$v" | tr -d ' '))) $n" ;;
+			esac
+		done | sort -n -s -k1,1 | awk '!seen[$1]++ { printf "\t[%s] = \"%s\",\n", $1, $2 }'
 	fi
 	echo "};"
 }
