@@ -392,7 +392,7 @@ TEST_F(leak, readactive)
 	struct meas_readactive in = {
 		.size = sizeof(in), .descs = (uintptr_t)&d, .ndesc = 1,
 		.buf = (uintptr_t)recs, .bufsize = sizeof(recs) - 1024,
-		.entity_index = -1,
+		.entity_index = -1, .recsize = sizeof(recs[0]),
 	}, *ra;
 	uint32_t i;
 	int rc;

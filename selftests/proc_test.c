@@ -319,25 +319,30 @@ TEST_F(proc, codes_in_mpe_order)
 	EXPECT_EQ(-ERANGE, meas_proc_get(self->fd, 0, getpid(), -1, 1, e,
 					 sizeof(e), &rc));
 	EXPECT_EQ(MEAS_PROC_BADITEM, rc);
-	EXPECT_EQ(-ERANGE, meas_proc_get(self->fd, 0, getpid(), 64, 1, e,
-					 sizeof(e), &rc));
+	EXPECT_EQ(-ERANGE, meas_proc_get(self->fd, 0, getpid(),
+					 MEAS_PROC_ITEMS, 1, e, sizeof(e), &rc));
 	EXPECT_EQ(MEAS_PROC_BADITEM, rc);
 	/* 3: word count past the entry, or negative */
-	EXPECT_EQ(-ERANGE, meas_proc_get(self->fd, 0, getpid(), 60, 5, e,
-					 sizeof(e), &rc));
+	EXPECT_EQ(-ERANGE, meas_proc_get(self->fd, 0, getpid(),
+					 MEAS_PROC_ITEMS - 4, 5, e, sizeof(e),
+					 &rc));
 	EXPECT_EQ(MEAS_PROC_BADCOUNT, rc);
 	EXPECT_EQ(-ERANGE, meas_proc_get(self->fd, 0, getpid(), 0, -1, e,
 					 sizeof(e), &rc));
 	EXPECT_EQ(MEAS_PROC_BADCOUNT, rc);
 	/* 2: buffer too short, or not writable */
-	EXPECT_EQ(-ENOBUFS, meas_proc_get(self->fd, 0, getpid(), 0, 64, e,
-					  63 * sizeof(uint64_t), &rc));
+	EXPECT_EQ(-ENOBUFS, meas_proc_get(self->fd, 0, getpid(), 0,
+					  MEAS_PROC_ITEMS, e,
+					  (MEAS_PROC_ITEMS - 1) * sizeof(uint64_t),
+					  &rc));
 	EXPECT_EQ(MEAS_PROC_BOUNDS, rc);
-	EXPECT_EQ(-EFAULT, meas_proc_get(self->fd, 0, getpid(), 0, 64,
-					 (uint64_t *)8, sizeof(e), &rc));
+	EXPECT_EQ(-EFAULT, meas_proc_get(self->fd, 0, getpid(), 0,
+					 MEAS_PROC_ITEMS, (uint64_t *)8,
+					 sizeof(e), &rc));
 	EXPECT_EQ(MEAS_PROC_BOUNDS, rc);
 	/* 0 */
-	EXPECT_EQ(0, meas_proc_get(self->fd, 0, getpid(), 60, 4, e, 32, &rc));
+	EXPECT_EQ(0, meas_proc_get(self->fd, 0, getpid(), MEAS_PROC_ITEMS - 4,
+				   4, e, 32, &rc));
 	EXPECT_EQ(MEAS_PROC_OK, rc);
 	EXPECT_EQ(0, meas_proc_get(self->fd, 0, getpid(), 0, 0, e, 0, &rc));
 	EXPECT_EQ(MEAS_PROC_OK, rc);
@@ -394,7 +399,7 @@ TEST_F(proc, fast_skips_checks_but_stays_in_bounds)
 	memset(e, 0xa5, sizeof(e));
 	p.flags = MEAS_PROCSTATS_FAST;
 	p.pin = getpid();
-	p.firstitem = 60;
+	p.firstitem = MEAS_PROC_ITEMS - 4;
 	p.wordcount = 100;
 	p.buf = (uintptr_t)e;
 	p.buflen = sizeof(e);

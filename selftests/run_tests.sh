@@ -51,6 +51,8 @@ run selftests/measctl/custom_test.sh
 # class 15: the process table, GETPROCSTATS, netlink, READACTIVE
 run "$out/proc_test"
 run selftests/measctl/proc_cmds_test.sh
+# cgroups: item 64, the per-cgroup totals, class 14's cgroup
+run "$out/cgroup_test"
 
 # task measurement: START/STOP-TASK-MEASUREMENT and measctl task
 # (task_test's last test unloads meas.ko under a measurement and reloads it)

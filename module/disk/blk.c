@@ -25,6 +25,8 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/bio.h>
+#include <linux/blk-cgroup.h>
+#include <linux/cgroup.h>
 #include <linux/bitops.h>
 #include <linux/cache.h>
 #include <linux/cpumask.h>
@@ -765,6 +767,22 @@ static void blk_rq_count(struct meas_blk *b, struct request *rq,
 		meas_track_release(tr);
 }
 
+/*
+ * The cgroup v2 ID a bio is charged to: its blkcg's cgroup, the owner of
+ * the pages for writeback (Documentation/io.rst); 0 without one.  Every
+ * bio of a request has the same (blk_cgroup_mergeable()).
+ */
+static u64 blk_bio_cgroup(struct bio *bio)
+{
+#ifdef CONFIG_BLK_CGROUP
+	struct cgroup_subsys_state *css = bio_blkcg_css(bio);
+
+	return css ? cgroup_id(css->cgroup) : 0;
+#else
+	return 0;
+#endif
+}
+
 /* The record of a disk's completion event, written in its ring slot. */
 static void blk_fill_record(struct meas_io_record *r, struct request *rq,
 			    struct gendisk *disk, const struct blk_counted *c,
@@ -780,6 +798,7 @@ static void blk_fill_record(struct meas_io_record *r, struct request *rq,
 	r->status = status;
 	r->alloc_ns = rq->start_time_ns;
 	r->complete_ns = now;
+	r->cgroup = blk_bio_cgroup(rq->bio);
 	memset(r->reserved, 0, sizeof(r->reserved));
 	if (!tr) {
 		r->pid = 0;
@@ -874,6 +893,7 @@ static noinline void blk_rq_record(struct meas_blk *b, struct request *rq,
 			.flags = blk_flags(opf),
 			.status = blk_status_to_errno(error),
 			.alloc_ns = rq->start_time_ns,
+			.cgroup = blk_bio_cgroup(rq->bio),
 		},
 		.c = {
 			.bytes = nr_bytes,
@@ -960,6 +980,7 @@ static void blk_bio_complete(void *data, struct bio *bio)
 			.op = blk_op(bio->bi_opf),
 			.flags = blk_flags(bio->bi_opf) | MEAS_IO_F_BIO,
 			.status = blk_status_to_errno(bio->bi_status),
+			.cgroup = blk_bio_cgroup(bio),
 		},
 		.c = {
 			.kind = blk_kind(bio_op(bio)),

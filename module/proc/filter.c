@@ -46,6 +46,7 @@
  * @slot: the next slot to walk
  * @hwm: the last
  * @index: the entity index of the first record
+ * @recsize: bytes of each record in the caller's buffer
  */
 struct filter_call {
 	struct meas_readactive *k;
@@ -59,6 +60,7 @@ struct filter_call {
 	u32 slot;
 	u32 hwm;
 	s64 index;
+	u32 recsize;
 };
 
 /* Compose a slot and keep it if the descriptors select it. */
@@ -79,10 +81,29 @@ static bool filter_one(struct proc_tab *tab, const struct proc_viewer *v,
 	ent.comm = comm;
 	if (!meas_match_select(c->d, c->k->ndesc, &ent))
 		return false;
-	rec->size = sizeof(*rec);
+	rec->size = c->recsize;
 	rec->slot = slot;
 	rec->index = (u64)*gen << 32 | slot;
 	return true;
+}
+
+/*
+ * Copy @n records to the caller's buffer from record @done on, each of
+ * the size the caller asked for: the items that fit.
+ */
+static int filter_copy(struct filter_call *c, u64 done, u32 n)
+{
+	u8 __user *dst = u64_to_user_ptr(c->k->buf);
+	u32 i;
+
+	if (c->recsize == sizeof(*c->recs))
+		return copy_to_user(dst + done * c->recsize, c->recs,
+				    n * sizeof(*c->recs)) ? -EFAULT : 0;
+	for (i = 0; i < n; i++)
+		if (copy_to_user(dst + (done + i) * c->recsize, &c->recs[i],
+				 c->recsize))
+			return -EFAULT;
+	return 0;
 }
 
 /* Under meas_sir: the record an entity index names. */
@@ -143,7 +164,6 @@ static int filter_walk(struct filter_call *c, bool first, u32 *nbuf)
  */
 static int filter_pass(struct filter_call *c, bool copy)
 {
-	struct meas_proc_rec __user *dst = u64_to_user_ptr(c->k->buf);
 	u64 done = 0;
 	u32 nbuf;
 	int rc;
@@ -159,8 +179,7 @@ static int filter_pass(struct filter_call *c, bool copy)
 		mutex_unlock(&meas_sir);
 		if (rc)
 			return rc;
-		if (nbuf && copy_to_user(dst + done, c->recs,
-					 nbuf * sizeof(*c->recs)))
+		if (nbuf && filter_copy(c, done, nbuf))
 			return -EFAULT;
 		done += nbuf;
 	} while (c->slot <= c->hwm);
@@ -184,9 +203,7 @@ static int filter_read(struct filter_call *c)
 			return -EINTR;
 		rc = filter_index(c);
 		mutex_unlock(&meas_sir);
-		if (rc == MEAS_RA_OK &&
-		    copy_to_user(u64_to_user_ptr(k->buf), c->recs,
-				 sizeof(*c->recs)))
+		if (rc == MEAS_RA_OK && filter_copy(c, 0, 1))
 			return -EFAULT;
 		c->index = c->n ? c->rec->index : -1;
 	} else {
@@ -198,7 +215,7 @@ static int filter_read(struct filter_call *c)
 		return rc;
 	k->result = rc;
 	if (rc == MEAS_RA_BUFTOOSMALL || rc == MEAS_RA_OK) {
-		k->bytesret = c->n * sizeof(struct meas_proc_rec);
+		k->bytesret = c->n * c->recsize;
 		k->records = c->n;
 	}
 	if (rc == MEAS_RA_OK)
@@ -243,11 +260,14 @@ long meas_filter_ioctl(void __user *u)
 			       0, k.reserved, sizeof(k.reserved));
 	if (usize < 0)
 		return usize;
-	if (k.pad)
+	c.recsize = k.recsize ?: MEAS_PROC_REC_SIZE_VER0;
+	if (k.pad || k.pad2 || c.recsize % sizeof(u64) ||
+	    c.recsize < MEAS_PROC_REC_SIZE_VER0 ||
+	    c.recsize > sizeof(struct meas_proc_rec))
 		return -EINVAL;
 	k.bytesret = 0;
 	k.records = 0;
-	c.room = k.bufsize / sizeof(struct meas_proc_rec);
+	c.room = k.bufsize / c.recsize;
 	rc = filter_descs(&c);
 	if (rc < 0)
 		goto out;

@@ -38,7 +38,9 @@
 #include <linux/version.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include <linux/cgroup.h>
 #include <trace/events/block.h>
+#include <trace/events/cgroup.h>
 #include <trace/events/sched.h>
 #include <trace/events/timer.h>
 #include "core/compat.h"
@@ -68,8 +70,14 @@ module_param(proc_exit_ring, uint, 0644);
 MODULE_PARM_DESC(proc_exit_ring,
 		 "Exit records waiting to be sent, 2..1048576, rounded up to a power of two (default 4096)");
 
+static unsigned int cgroup_slots = 4096;
+module_param(cgroup_slots, uint, 0644);
+MODULE_PARM_DESC(cgroup_slots,
+		 "Cgroup entries of class 15's per-cgroup totals, 1..65536 (default 4096; 524 bytes each)");
+
 #define PROC_MAX_SLOTS		(4U << 20)
 #define PROC_MAX_RING		BIT(20)
+#define PROC_MAX_CGROUPS	BIT(16)
 
 static u64 proc_delta(u64 now, u64 since)
 {
@@ -393,6 +401,33 @@ static void proc_hrtimer(void *data, struct hrtimer *timer)
 MEAS_HRTIMER_EXPIRE_PROBE(proc_probe_hrtimer, proc_hrtimer)
 MEAS_TP_PROTO(hrtimer_expire_entry, proc_probe_hrtimer);
 
+#ifdef CONFIG_CGROUPS
+/*
+ * A process, or one of its threads, was moved to another cgroup; called
+ * once per move, after it.  Only moves in the v2 hierarchy change what
+ * class 15 counts by.
+ */
+static void proc_probe_attach(void *data, struct cgroup *dst,
+			      const char *path, struct task_struct *task,
+			      bool threadgroup)
+{
+	if (dst->root == &cgrp_dfl_root)
+		meas_proctab_migrate(data, task, threadgroup);
+}
+
+MEAS_TP_PROTO(cgroup_attach_task, proc_probe_attach);
+
+/* A cgroup was removed: its entry keeps its totals and its path. */
+static void proc_probe_rmdir(void *data, struct cgroup *cgrp,
+			     const char *path)
+{
+	if (cgrp->root == &cgrp_dfl_root)
+		meas_proctab_cg_removed(data, cgroup_id(cgrp), path);
+}
+
+MEAS_TP_PROTO(cgroup_rmdir, proc_probe_rmdir);
+#endif
+
 /* sched_switch and sched_wakeup: the hook (sched/sched.c), shared with class 0 */
 static struct meas_tp proc_tps[] = {
 	MEAS_TP(sched_wakeup_new, proc_probe_wakeup_new, true),
@@ -400,6 +435,11 @@ static struct meas_tp proc_tps[] = {
 	MEAS_TP(sched_process_exec, proc_probe_exec, true),
 	MEAS_TP(block_bio_queue, proc_probe_bio_tp, false),
 	MEAS_TP(hrtimer_expire_entry, proc_probe_hrtimer, false),
+#ifdef CONFIG_CGROUPS
+	/* the per-cgroup totals are exact only with both */
+	MEAS_TP(cgroup_attach_task, proc_probe_attach, true),
+	MEAS_TP(cgroup_rmdir, proc_probe_rmdir, true),
+#endif
 };
 
 /*
@@ -475,7 +515,9 @@ int meas_proc_prepare(struct meas_class *cls, struct proc_tab **tabp)
 	nthr = clamp(READ_ONCE(proc_threads), 1U, PROC_MAX_SLOTS);
 	tab = meas_proctab_alloc(ent0[0] - 1, nthr,
 				 clamp_t(unsigned int, READ_ONCE(proc_exit_ring),
-					 2, PROC_MAX_RING), ent0);
+					 2, PROC_MAX_RING),
+				 clamp(READ_ONCE(cgroup_slots), 1U,
+				       PROC_MAX_CGROUPS), ent0);
 	if (!tab)
 		return MEAS_START_NODST;
 	tab->mem += cls->words * sizeof(u64);

@@ -69,14 +69,40 @@ void meas_procread_viewer_opener(struct proc_viewer *v, struct file *file)
 	v->all = v->all && meas_access_privileged(&v->look[1]);
 }
 
-/* ptrace's PTRACE_MODE_READ_FSCREDS rules for a live process. */
-static bool procread_may_task(const struct proc_viewer *v,
-			      struct task_struct *task)
+/**
+ * meas_procread_may_task() - may every looker of @v see a live task
+ * @v: the caller
+ * @task: the task, under RCU
+ *
+ * Return: what ptrace's PTRACE_MODE_READ_FSCREDS rules say (core/access.c).
+ */
+bool meas_procread_may_task(const struct proc_viewer *v,
+			    struct task_struct *task)
 {
 	unsigned int i;
 
 	for (i = 0; i < v->nlook; i++)
 		if (!meas_access_task(&v->look[i], task))
+			return false;
+	return true;
+}
+
+/**
+ * meas_procread_may_ids() - the same rules on what a process left
+ * @v: the caller
+ * @ids: the IDs it had when it went (initial namespace numbers)
+ * @dumpable: whether it was dumpable then
+ *
+ * Return: true if every looker of @v may see it.
+ */
+bool meas_procread_may_ids(const struct proc_viewer *v,
+			   const struct meas_access_ids *ids, bool dumpable)
+{
+	struct meas_access_ids id = *ids;
+	unsigned int i;
+
+	for (i = 0; i < v->nlook; i++)
+		if (!meas_access_exited(&v->look[i], &id, dumpable))
 			return false;
 	return true;
 }
@@ -89,13 +115,9 @@ static bool procread_may_exited(const struct proc_viewer *v, const u64 *e)
 		.suid = e[MEAS_P_SUID], .gid = e[MEAS_P_GID],
 		.egid = e[MEAS_P_EGID], .sgid = e[MEAS_P_SGID],
 	};
-	unsigned int i;
 
-	for (i = 0; i < v->nlook; i++)
-		if (!meas_access_exited(&v->look[i], &ids,
-					e[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE))
-			return false;
-	return true;
+	return meas_procread_may_ids(v, &ids,
+				     e[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE);
 }
 
 /**
@@ -208,6 +230,21 @@ static void procread_thr(struct proc_thr *t, u64 *e, u64 now,
 		l->in = last_in;
 		l->cpu = cpu;
 	}
+}
+
+/**
+ * meas_procread_thr() - add a live thread's counts to items
+ * @t: its record, linked in a list the caller walks under a sequence
+ *	count
+ * @e: items (MEAS_P_*) to add its counters to, with its current state
+ *	up to @now
+ * @now: local_clock() of the read
+ */
+void meas_procread_thr(struct proc_thr *t, u64 *e, u64 now)
+{
+	struct proc_last l = {};
+
+	procread_thr(t, e, now, &l);
 }
 
 /*
@@ -398,7 +435,7 @@ bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,
 	} else {
 		task = NULL;
 	}
-	ok = v->all || (task ? procread_may_task(v, task) :
+	ok = v->all || (task ? meas_procread_may_task(v, task) :
 				procread_may_exited(v, e));
 unlock:
 	rcu_read_unlock();
@@ -413,6 +450,7 @@ unlock:
 		memset(e, 0, MEAS_PROC_ITEMS * sizeof(u64));
 		cg = 0;
 	}
+	e[MEAS_P_CGROUP] = cg;
 	if (cgid)
 		*cgid = cg;
 	return ok;

@@ -2,7 +2,8 @@
 /*
  * procread.c: class 15's records for readers (GETSTATISTICS' snap,
  * GETPROCSTATS, READACTIVE, netlink, exit records): live values, each
- * reader's namespaces and access.  The caller holds meas_sir.
+ * reader's namespaces and access; for the per-cgroup records too
+ * (cgread.c).  The caller holds meas_sir.
  */
 #ifndef _MEAS_PROC_PROCREAD_H
 #define _MEAS_PROC_PROCREAD_H
@@ -31,7 +32,15 @@ struct proc_viewer {
 	struct meas_looker look[2];
 };
 
+struct proc_thr;
+struct task_struct;
+
 void meas_procread_viewer(struct proc_viewer *v, bool init_ns);
+bool meas_procread_may_task(const struct proc_viewer *v,
+			    struct task_struct *task);
+bool meas_procread_may_ids(const struct proc_viewer *v,
+			   const struct meas_access_ids *ids, bool dumpable);
+void meas_procread_thr(struct proc_thr *t, u64 *e, u64 now);
 void meas_procread_viewer_opener(struct proc_viewer *v, struct file *file);
 void meas_procread_header(struct proc_tab *tab, u64 *h, bool region_order);
 bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,

@@ -89,12 +89,13 @@ static void *tab_vzalloc(struct proc_tab *tab, size_t n, size_t size)
  * @nslots: process slots, at least 1
  * @nthr: thread records, at least 1
  * @ring: exit ring entries (rounded up to a power of two)
+ * @ncg: cgroup entries, at least 1
  * @ent0: entry 0 in the formatted region
  *
  * Return: the table, or NULL without memory.
  */
 struct proc_tab *meas_proctab_alloc(u32 nslots, u32 nthr, u32 ring,
-				    u64 *ent0)
+				    u32 ncg, u64 *ent0)
 {
 	struct proc_tab *tab = kzalloc(sizeof(*tab), GFP_KERNEL);
 	u32 i, pbuckets;
@@ -118,7 +119,7 @@ struct proc_tab *meas_proctab_alloc(u32 nslots, u32 nthr, u32 ring,
 	tab->pcpu = alloc_percpu_gfp(struct proc_cpu, GFP_KERNEL | __GFP_NOWARN);
 	tab->mem += sizeof(*tab) + num_possible_cpus() * sizeof(struct proc_cpu);
 	if (!tab->slots || !tab->thr || !tab->thash || !tab->phash ||
-	    !tab->ring || !tab->pcpu) {
+	    !tab->ring || !tab->pcpu || meas_cgtab_init(&tab->cg, ncg)) {
 		meas_proctab_free(tab);
 		return NULL;
 	}
@@ -135,6 +136,7 @@ struct proc_tab *meas_proctab_alloc(u32 nslots, u32 nthr, u32 ring,
 	}
 	tab->thr_free = 1;
 	tab->thr_free_tail = nthr;
+	tab->mem += tab->cg.mem;
 	return tab;
 }
 
@@ -150,6 +152,7 @@ void meas_proctab_free(struct proc_tab *tab)
 		return;
 	for (i = 1; tab->slots && i <= tab->nslots; i++)
 		put_pid(tab->slots[i].pid);
+	meas_cgtab_free(&tab->cg);
 	free_percpu(tab->pcpu);
 	vfree(tab->ring);
 	vfree(tab->phash);
@@ -297,6 +300,64 @@ static void thr_init_state(struct proc_thr *t, struct task_struct *p,
 	t->reason = meas_proc_stop_cnt[meas_stop_classify(sw)];
 }
 
+/* Put thread record @i in cgroup entry @n, in a write section of its count. */
+static void tab_cg_add(struct proc_tab *tab, u32 i, u32 n, u64 cgid)
+{
+	struct proc_thr *t = &tab->thr[i - 1];
+	struct cg_ent *e = &tab->cg.ent[n];
+
+	t->cgid = cgid;
+	t->cg = n;
+	t->cprev = 0;
+	t->cnext = e->threads;
+	if (e->threads)
+		tab->thr[e->threads - 1].cprev = i;
+	/* readers walk the list forward only */
+	WRITE_ONCE(e->threads, i);
+	e->nthr++;
+}
+
+/* Take a thread out of its cgroup entry's list, in its write section. */
+static void tab_cg_del(struct proc_tab *tab, struct cg_ent *e,
+		       struct proc_thr *t)
+{
+	if (t->cprev)
+		WRITE_ONCE(tab->thr[t->cprev - 1].cnext, t->cnext);
+	else
+		WRITE_ONCE(e->threads, t->cnext);
+	if (t->cnext)
+		tab->thr[t->cnext - 1].cprev = t->cprev;
+	e->nthr--;
+}
+
+/* A new thread record @i counts in the entry of @p's cgroup. */
+static void tab_cg_enter(struct proc_tab *tab, u32 i, struct task_struct *p)
+{
+	struct cg_ident who;
+	struct cg_ent *e;
+	u32 n;
+
+	meas_cgtab_ident(p, &who);
+	n = meas_cgtab_enter(&tab->cg, &who);
+	e = &tab->cg.ent[n];
+	raw_write_seqcount_begin(&e->seq);
+	tab_cg_add(tab, i, n, who.id);
+	raw_write_seqcount_end(&e->seq);
+}
+
+/* A thread the table could not enter: its cgroup counts low, flagged. */
+static void tab_cg_lost(struct proc_tab *tab, struct task_struct *p)
+{
+	struct cg_ident who;
+	struct cg_ent *e;
+
+	meas_cgtab_ident(p, &who);
+	e = &tab->cg.ent[meas_cgtab_enter(&tab->cg, &who)];
+	raw_write_seqcount_begin(&e->seq);
+	e->flags |= MEAS_CG_THREADS_LOST;
+	raw_write_seqcount_end(&e->seq);
+}
+
 /**
  * meas_proctab_enter() - enter a thread, and its process if need be
  * @tab: the table
@@ -334,18 +395,18 @@ struct pid *meas_proctab_enter(struct proc_tab *tab, struct task_struct *p,
 		} else if (names) {
 			WRITE_ONCE(tab->st.overflow, tab->st.overflow + 1);
 		}
-		goto unlock;
+		goto lost;
 	}
 	if (!n) {
 		if (!names) {
 			WRITE_ONCE(tab->st.thr_overflow,
 				   tab->st.thr_overflow + 1);
-			goto unlock;
+			goto lost;
 		}
 		n = tab_take_slot(tab, &old);
 		if (!n) {
 			WRITE_ONCE(tab->st.overflow, tab->st.overflow + 1);
-			goto unlock;
+			goto lost;
 		}
 		tab_init_slot(tab, n, tgid, names, created);
 	}
@@ -368,10 +429,14 @@ struct pid *meas_proctab_enter(struct proc_tab *tab, struct task_struct *p,
 	WRITE_ONCE(s->threads, i);
 	s->nthr++;
 	raw_write_seqcount_end(&s->seq);
+	tab_cg_enter(tab, i, p);
 	t->hnext = *thr_bucket(tab, p);
 	/* The switch probe finds the record complete, its task set last. */
 	smp_store_release(thr_bucket(tab, p), i);
 	WRITE_ONCE(tab->st.thr_live, tab->st.thr_live + 1);
+	goto unlock;
+lost:
+	tab_cg_lost(tab, p);
 unlock:
 	raw_spin_unlock_irqrestore(&tab->lock, flags);
 	return old;
@@ -526,6 +591,7 @@ static void tab_exited(struct proc_tab *tab, u32 n, struct task_struct *p)
 	e[MEAS_P_STATE] = MEAS_PSTATE_EXITED;
 	e[MEAS_P_THREADS] = 0;
 	tab->slots[n].cgid = tab_cgroup_id(p);
+	e[MEAS_P_CGROUP] = tab->slots[n].cgid;
 	WRITE_ONCE(tab->slots[n].state, MEAS_PSTATE_EXITED);
 }
 
@@ -547,6 +613,53 @@ static void tab_exit_push(struct proc_tab *tab, u32 slot)
 		smp_store_release(&tab->ring_head, head + 1);
 	}
 	irq_work_queue(&tab->kick);
+}
+
+/*
+ * The IDs a thread leaving its cgroup leaves in the entry (initial
+ * namespace numbers), and whether it was dumpable: its process's flag
+ * of its last exec or fork (or of its exit, tab_exited()), unless the
+ * thread's IDs differ from the process's then, a change that made it
+ * non-dumpable.  Its mm is not looked at: it may be gone, and its lock
+ * is not one to take under ours.
+ */
+static bool tab_cg_leaver(struct task_struct *p, const u64 *pe,
+			  struct meas_access_ids *ids)
+{
+	const struct cred *cred;
+
+	memset(ids, 0, sizeof(*ids));
+	rcu_read_lock();
+	cred = rcu_dereference(p->real_cred);
+	ids->uid = from_kuid(&init_user_ns, cred->uid);
+	ids->euid = from_kuid(&init_user_ns, cred->euid);
+	ids->suid = from_kuid(&init_user_ns, cred->suid);
+	ids->gid = from_kgid(&init_user_ns, cred->gid);
+	ids->egid = from_kgid(&init_user_ns, cred->egid);
+	ids->sgid = from_kgid(&init_user_ns, cred->sgid);
+	rcu_read_unlock();
+	return (pe[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE) &&
+	       ids->uid == pe[MEAS_P_UID] && ids->euid == pe[MEAS_P_EUID] &&
+	       ids->suid == pe[MEAS_P_SUID] && ids->gid == pe[MEAS_P_GID] &&
+	       ids->egid == pe[MEAS_P_EGID] && ids->sgid == pe[MEAS_P_SGID];
+}
+
+/*
+ * A thread leaves its cgroup's entry, by its exit or a migration,
+ * taking with it @cnt, what it counted there plus what it came in with
+ * (which the entry took off when it came: meas_cgtab_debt()).
+ */
+static void tab_cg_leave(struct proc_tab *tab, struct proc_thr *t,
+			 struct task_struct *p, const u64 *cnt, bool exited)
+{
+	struct cg_ent *e = &tab->cg.ent[t->cg];
+	struct meas_access_ids ids;
+	bool dumpable = tab_cg_leaver(p, proc_ent(tab, t->slot), &ids);
+
+	raw_write_seqcount_begin(&e->seq);
+	meas_cgtab_fold(&tab->cg, t->cg, cnt, &ids, dumpable, exited);
+	tab_cg_del(tab, e, t);
+	raw_write_seqcount_end(&e->seq);
 }
 
 /**
@@ -586,6 +699,7 @@ bool meas_proctab_release(struct proc_tab *tab, struct proc_thr *t,
 	if (exited)
 		tab_exited(tab, n, p);
 	raw_write_seqcount_end(&s->seq);
+	tab_cg_leave(tab, t, p, t->cnt, true);
 	WRITE_ONCE(t->task, NULL);
 	t->st = PT_FREE;
 	t->pnext = 0;
@@ -609,6 +723,101 @@ bool meas_proctab_release(struct proc_tab *tab, struct proc_thr *t,
 unlock:
 	raw_spin_unlock(&tab->lock);
 	return exited;
+}
+
+/* A thread's counters as they stand now, consistently. */
+static void tab_thr_counts(struct proc_thr *t, u64 *cnt)
+{
+	unsigned int seq;
+
+	do {
+		seq = raw_read_seqcount_begin(&t->seq);
+		memcpy(cnt, t->cnt, sizeof(t->cnt));
+	} while (read_seqcount_retry(&t->seq, seq));
+}
+
+/*
+ * A thread whose cgroup is not the one its record holds: what it counted
+ * so far goes to the old cgroup's entry, and it counts in the new one
+ * from now on.  It may be running on another CPU: its counts are taken
+ * between two of its events, and the state it is in (running, runnable
+ * or asleep since its last event) counts in the new cgroup when it ends
+ * (Documentation/cgroup.rst, "What is exact").
+ */
+static void tab_cg_move(struct proc_tab *tab, struct proc_thr *t,
+			struct task_struct *p)
+{
+	struct cg_ident who;
+	u64 cnt[PC_NR];
+	struct cg_ent *e;
+	u32 n;
+
+	meas_cgtab_ident(p, &who);
+	if (who.id == t->cgid)
+		return;
+	n = meas_cgtab_enter(&tab->cg, &who);
+	if (n == t->cg) {
+		/* from the overflow entry to itself: nothing moves */
+		t->cgid = who.id;
+		return;
+	}
+	tab_thr_counts(t, cnt);
+	tab_cg_leave(tab, t, p, cnt, false);
+	e = &tab->cg.ent[n];
+	raw_write_seqcount_begin(&e->seq);
+	meas_cgtab_debt(&tab->cg, n, cnt);
+	tab_cg_add(tab, t - tab->thr + 1, n, who.id);
+	raw_write_seqcount_end(&e->seq);
+}
+
+/**
+ * meas_proctab_migrate() - threads moved to another cgroup
+ * @tab: the table
+ * @p: the thread moved, or the leader of the process moved
+ * @threadgroup: the whole process moved
+ *
+ * Called after the move (cgroup:cgroup_attach_task), with the kernel's
+ * lock of the tracepoint's path held and interrupts off.  Each thread
+ * whose cgroup v2 is not the one its record holds moves: a move in a v1
+ * hierarchy moves none.
+ */
+void meas_proctab_migrate(struct proc_tab *tab, struct task_struct *p,
+			  bool threadgroup)
+{
+	struct task_struct *t;
+	struct proc_thr *rec;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tab->lock, flags);
+	rcu_read_lock();
+	if (threadgroup) {
+		for_each_thread(p, t) {
+			rec = meas_proctab_find(tab, t);
+			if (rec)
+				tab_cg_move(tab, rec, t);
+		}
+	} else {
+		rec = meas_proctab_find(tab, p);
+		if (rec)
+			tab_cg_move(tab, rec, p);
+	}
+	rcu_read_unlock();
+	raw_spin_unlock_irqrestore(&tab->lock, flags);
+}
+
+/**
+ * meas_proctab_cg_removed() - a cgroup v2 was removed
+ * @tab: the table
+ * @id: its ID
+ * @path: its path as the kernel gives it
+ */
+void meas_proctab_cg_removed(struct proc_tab *tab, u64 id, const char *path)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tab->lock, flags);
+	meas_cgtab_removed(&tab->cg, id, path);
+	raw_spin_unlock_irqrestore(&tab->lock, flags);
 }
 
 /* Basename of an executable, under RCU: a concurrent rename at worst

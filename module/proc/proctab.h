@@ -3,10 +3,13 @@
  * Class 15, the process table (MEASPROCXDS): the table, its types and
  * its state, which every unit of class 15 shares, below them all.
  *
- *  proctab.c   the table: slots, thread records, hashes, the lock, and
- *              the exit ring's producer side
+ *  cgtab.c     the cgroups' entries, which the table's threads count in
+ *  proctab.c   the table: slots, thread records, hashes, the lock, the
+ *              exit ring's producer side, threads entering, leaving and
+ *              moving between cgroups
  *  proc.c      the class, its probes (the hot path), the enable scan
  *  procread.c  records for readers: live values, namespaces, access
+ *  cgread.c    per-cgroup records for readers
  *  procstats.c GETPROCSTATS
  *  procexit.c  exit records: the ring's worker, multicast
  *  genl.c      the generic netlink family
@@ -26,36 +29,12 @@
 #include <linux/workqueue.h>
 #include <linux/meas.h>
 #include "logic/stop.h"
+#include "proccnt.h"
+#include "cgtab.h"
 
 struct task_struct;
 struct pid;
 struct cred;
-
-/* Per-thread counters: proc_thr.cnt[], folded into MEAS_P_* items. */
-enum proc_cnt {
-	PC_LAUNCH,
-	PC_STOP_DISC_BLK,
-	PC_STOP_DISC_UNBLK,
-	PC_STOP_BLOCKED,
-	PC_STOP_TERM,
-	PC_STOP_IMPEDE,
-	PC_STOP_TIMEOUT,
-	PC_STOP_PREEMPT,
-	PC_STOP_JOBCTL,
-	PC_STOP_EXIT,
-	PC_CPU,
-	PC_P_DISC,
-	PC_P_BLOCKED,
-	PC_P_TERM,
-	PC_P_IMPEDE,
-	PC_P_ACTIVE,
-	PC_P_JOBCTL,
-	PC_READS,
-	PC_WRITES,
-	PC_BYTES,
-	PC_RBYTES,
-	PC_NR
-};
 
 /* The item each counter is folded into. */
 extern const u8 meas_proc_cnt_item[PC_NR];
@@ -86,11 +65,17 @@ enum proc_tstate {
  * @reason: PC_STOP_* of the last stop
  * @timer: the sleeper timer of the current sleep expired
  * @cnt: the counters
+ * @cgid: the cgroup v2 ID the thread is in, as the table last saw it
+ * @cg: its cgroup's entry (cgtab.h), 0 for the overflow entry
+ * @cnext: next thread in that entry, index + 1
+ * @cprev: previous thread in that entry, index + 1
  *
  * One writer at a time: the CPU that switches the thread, or wakes it,
  * under the scheduler's locks; the block probe on the CPU the thread
  * runs on.  Cache-line aligned so that threads on two CPUs never share
- * a line.
+ * a line.  The cgroup's fields, written under the table lock only, come
+ * last, in what was the padding of the fourth line, away from the
+ * fields a switch touches.
  */
 struct proc_thr {
 	struct task_struct *task;
@@ -107,6 +92,10 @@ struct proc_thr {
 	u8 reason;
 	u8 timer;
 	u64 cnt[PC_NR];
+	u64 cgid;
+	u32 cg;
+	u32 cnext;
+	u32 cprev;
 } ____cacheline_aligned;
 
 /* State of a process slot: MEAS_PSTATE_*. */
@@ -201,6 +190,7 @@ struct proc_stats {
  * @ring_lost_seen: @ring_lost the worker has numbered
  * @kick: raised by the scheduler path, queues @work
  * @work: sends exit records
+ * @cg: the cgroups (cgtab.h), under @lock
  */
 struct proc_tab {
 	raw_spinlock_t lock;
@@ -234,6 +224,7 @@ struct proc_tab {
 	u64 ring_lost_seen;
 	struct irq_work kick;
 	struct work_struct work;
+	struct cg_tab cg;
 };
 
 static inline u64 *proc_ent(const struct proc_tab *tab, u32 slot)
@@ -243,7 +234,7 @@ static inline u64 *proc_ent(const struct proc_tab *tab, u32 slot)
 
 /* proctab.c */
 struct proc_tab *meas_proctab_alloc(u32 nslots, u32 nthr, u32 ring,
-				    u64 *ent0);
+				    u32 ncg, u64 *ent0);
 void meas_proctab_free(struct proc_tab *tab);
 struct proc_thr *meas_proctab_find(struct proc_tab *tab,
 				   const struct task_struct *p);
@@ -273,6 +264,9 @@ void meas_proctab_rename(struct proc_tab *tab, struct task_struct *p,
 bool meas_proctab_release(struct proc_tab *tab, struct proc_thr *t,
 			  struct task_struct *p, u64 now);
 void meas_proctab_creds(u64 *e, const struct cred *cred);
+void meas_proctab_migrate(struct proc_tab *tab, struct task_struct *p,
+			  bool threadgroup);
+void meas_proctab_cg_removed(struct proc_tab *tab, u64 id, const char *path);
 
 /* The table of the enabled class, or NULL; set and cleared under meas_sir. */
 extern struct proc_tab *meas_proc_table;

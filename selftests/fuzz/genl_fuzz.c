@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A bounded fuzzer of the generic netlink family "meas": random commands,
- * flags and versions, random attributes (unknown types, wrong and zero
- * lengths, truncated and oversized, NLA_F_NESTED on plain values, nests
- * of garbage), truncated and overlong messages, dumps read through tiny
- * buffers and dumps abandoned half way, over many processes, with class
- * 15 switched on and off under it and a listener on the "exits" group.
+ * A bounded fuzzer of the generic netlink family "meas": random commands
+ * (the process and the cgroup GETs most), flags and versions, random
+ * attributes (unknown types, wrong and zero lengths, truncated and
+ * oversized, NLA_F_NESTED on plain values, nests of garbage), truncated
+ * and overlong messages, dumps read through tiny buffers and dumps
+ * abandoned half way, over many processes, with class 15 switched on
+ * and off under it and a listener on the "exits" group.
  * Every error in a reply (NLMSG_ERROR, or the status of NLMSG_DONE) must
  * be one that uapi/linux/meas.h documents for the family; anything else,
  * or no answer to a well-formed request, is reported with the seed and
@@ -37,9 +38,13 @@
 #define BIG_BUF		65536	/* a read that holds any message */
 #define REPLY_WAIT_MS	2000
 
-/* What the family documents (uapi/linux/meas.h, "generic netlink"). */
+/*
+ * What the family documents (uapi/linux/meas.h, "generic netlink"):
+ * ENOENT and EACCES are MEAS_CMD_CGROUP_GET's.
+ */
 static const int documented[] = {
 	ENODATA, ESRCH, EINVAL, EOPNOTSUPP, EBUSY, ENOMEM, EMSGSIZE, EINTR,
+	ENOENT, EACCES,
 };
 
 static uint32_t rnd(void)
@@ -208,8 +213,10 @@ static uint32_t send_random(int s, uint16_t family, int *expect_reply)
 	memset(msg, 0, 64);
 	switch (rnd() % 4) {
 	case 0:
-	case 1:
 		gh->cmd = MEAS_CMD_GET;
+		break;
+	case 1:
+		gh->cmd = rnd() % 2 ? MEAS_CMD_GET : MEAS_CMD_CGROUP_GET;
 		break;
 	case 2:
 		gh->cmd = rnd() % (__MEAS_CMD_MAX + 1);

@@ -187,12 +187,44 @@ MEAS_OFFSET(meas_procstats, pad, 52);
 MEAS_OFFSET(meas_procstats, words, 56);
 MEAS_OFFSET(meas_procstats, entries, 64);
 MEAS_OFFSET(meas_procstats, reserved, 72);
-/* struct meas_proc_rec */
-MEAS_SIZE(meas_proc_rec, 528);
+/* struct meas_proc_rec: 528 bytes (64 items) until ABI 3, then 72 items */
+MEAS_SIZE(meas_proc_rec, 592);
+_Static_assert(MEAS_PROC_REC_SIZE_VER0 ==
+	       offsetof(struct meas_proc_rec, item) + MEAS_PROC_ITEMS_VER0 * 8,
+	       "the record of ABI 1 and 2");
 MEAS_OFFSET(meas_proc_rec, size, 0);
 MEAS_OFFSET(meas_proc_rec, slot, 4);
 MEAS_OFFSET(meas_proc_rec, index, 8);
 MEAS_OFFSET(meas_proc_rec, item, 16);
+/* struct meas_cgroup_rec (ABI 3) */
+MEAS_SIZE(meas_cgroup_rec, 664);
+MEAS_OFFSET(meas_cgroup_rec, size, 0);
+MEAS_OFFSET(meas_cgroup_rec, flags, 4);
+MEAS_OFFSET(meas_cgroup_rec, id, 8);
+MEAS_OFFSET(meas_cgroup_rec, parent, 16);
+MEAS_OFFSET(meas_cgroup_rec, level, 24);
+MEAS_OFFSET(meas_cgroup_rec, slot, 28);
+MEAS_OFFSET(meas_cgroup_rec, threads, 32);
+MEAS_OFFSET(meas_cgroup_rec, folded, 40);
+MEAS_OFFSET(meas_cgroup_rec, exited, 48);
+MEAS_OFFSET(meas_cgroup_rec, clock, 56);
+MEAS_OFFSET(meas_cgroup_rec, reserved, 64);
+MEAS_OFFSET(meas_cgroup_rec, item, 88);
+/* struct meas_cgroup_hdr (ABI 3) */
+MEAS_SIZE(meas_cgroup_hdr, 104);
+MEAS_OFFSET(meas_cgroup_hdr, size, 0);
+MEAS_OFFSET(meas_cgroup_hdr, flags, 4);
+MEAS_OFFSET(meas_cgroup_hdr, slots, 8);
+MEAS_OFFSET(meas_cgroup_hdr, used, 12);
+MEAS_OFFSET(meas_cgroup_hdr, removed, 16);
+MEAS_OFFSET(meas_cgroup_hdr, hidden, 20);
+MEAS_OFFSET(meas_cgroup_hdr, overflow_threads, 24);
+MEAS_OFFSET(meas_cgroup_hdr, overflow_folds, 32);
+MEAS_OFFSET(meas_cgroup_hdr, reused, 40);
+MEAS_OFFSET(meas_cgroup_hdr, started, 48);
+MEAS_OFFSET(meas_cgroup_hdr, clock, 56);
+MEAS_OFFSET(meas_cgroup_hdr, mem, 64);
+MEAS_OFFSET(meas_cgroup_hdr, reserved, 72);
 /* struct meas_entity_desc */
 MEAS_SIZE(meas_entity_desc, 72);
 MEAS_OFFSET(meas_entity_desc, type, 0);
@@ -215,7 +247,10 @@ MEAS_OFFSET(meas_readactive, bytesret, 40);
 MEAS_OFFSET(meas_readactive, entity_index, 48);
 MEAS_OFFSET(meas_readactive, records, 56);
 MEAS_OFFSET(meas_readactive, pad, 60);
-MEAS_OFFSET(meas_readactive, reserved, 64);
+/* ABI 3: reserved[0] became recsize and pad2, 0 in older callers */
+MEAS_OFFSET(meas_readactive, recsize, 64);
+MEAS_OFFSET(meas_readactive, pad2, 68);
+MEAS_OFFSET(meas_readactive, reserved, 72);
 /* struct meas_io_record */
 MEAS_SIZE(meas_io_record, 128);
 MEAS_OFFSET(meas_io_record, dev, 0);
@@ -235,7 +270,9 @@ MEAS_OFFSET(meas_io_record, issue_ns, 64);
 MEAS_OFFSET(meas_io_record, complete_ns, 72);
 MEAS_OFFSET(meas_io_record, seq, 80);
 MEAS_OFFSET(meas_io_record, comm, 88);
-MEAS_OFFSET(meas_io_record, reserved, 104);
+/* ABI 3: reserved[0] became cgroup */
+MEAS_OFFSET(meas_io_record, cgroup, 104);
+MEAS_OFFSET(meas_io_record, reserved, 112);
 /* struct meas_iotrace_read */
 MEAS_SIZE(meas_iotrace_read, 88);
 MEAS_OFFSET(meas_iotrace_read, size, 0);

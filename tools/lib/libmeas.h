@@ -131,7 +131,11 @@ int meas_proc_get(int fd, uint32_t flags, int32_t pin, int64_t first,
 int meas_proc_header(int fd, uint64_t *h, int *result);
 /* Every entry up to the high-water mark (allpins), malloc'd; *nent set. */
 int meas_proc_all(int fd, uint64_t **items, size_t *nent, int *result);
-/* READACTIVE: the caller fills the request; size and result are set. */
+/*
+ * READACTIVE: the caller fills the request; size and result are set, and
+ * recsize if the caller left it 0: records of sizeof(struct
+ * meas_proc_rec), which a module before ABI 3 refuses (-EINVAL).
+ */
 int meas_readactive(int fd, struct meas_readactive *ra);
 /* A descriptor that matches every process (include != 0) or excludes. */
 void meas_entity_init(struct meas_entity_desc *d, int include);
@@ -167,6 +171,34 @@ int meas_nl_exits_recv(struct meas_nl *nl, meas_nl_rec_fn fn, void *arg);
  * it was given; 0 from a kernel that does not send it.
  */
 uint64_t meas_nl_cgroup(const struct meas_nl *nl);
+
+/*
+ * The per-cgroup totals of class 15 (MEAS_CMD_CGROUP_GET, ABI 3;
+ * Documentation/cgroup.rst).  Errors: -ENODATA class 15 not enabled,
+ * -ENOENT no such cgroup in the table, -EACCES the caller may not see
+ * every process that counted in it, -EOPNOTSUPP a module before ABI 3.
+ * Records are copied as far as this build knows them: a longer one of a
+ * newer module is cut, a shorter one zero-filled (its size field says).
+ *
+ * A callback of a dump gets the header first (@hdr set, @rec NULL), then
+ * each cgroup the caller may see (@rec set; @path the path of a removed
+ * cgroup, NULL for a live one).  Returning non-zero stops the dump; the
+ * dump call returns that value.
+ */
+typedef int (*meas_nl_cg_fn)(const struct meas_cgroup_hdr *hdr,
+			     const struct meas_cgroup_rec *rec,
+			     const char *path, void *arg);
+/*
+ * The record of cgroup @id (its cgroup v2 ID; 0: the overflow entry);
+ * @path, MEAS_CGROUP_PATH_MAX bytes or NULL, gets a removed cgroup's path
+ * or "".
+ */
+int meas_nl_cgroup_get(struct meas_nl *nl, uint64_t id,
+		       struct meas_cgroup_rec *rec, char *path);
+/* The table's header alone (its hidden is 0). */
+int meas_nl_cgroup_header(struct meas_nl *nl, struct meas_cgroup_hdr *hdr);
+/* The header, then every cgroup the caller may see, in entry order. */
+int meas_nl_cgroup_dump(struct meas_nl *nl, meas_nl_cg_fn fn, void *arg);
 
 /* ---- disks (class 0 subclasses 1 to 4) and class 14 (io.c) ---- */
 

@@ -78,6 +78,8 @@ int meas_readactive(int fd, struct meas_readactive *ra)
 {
 	ra->size = sizeof(*ra);
 	ra->result = MEAS_RC_NONE;
+	if (!ra->recsize)
+		ra->recsize = sizeof(struct meas_proc_rec);
 	return ioctl(fd, MEAS_IOC_READACTIVE, ra) < 0 ? -errno : 0;
 }
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * libmeas: the generic netlink family "meas" through libnl-genl-3: one
- * process's record, the dump of every process, and the exits group.
- * Errors are the kernel's errnos (negative), from the netlink ack.
+ * process's record, the dump of every process, and the exits group; the
+ * per-cgroup totals, one cgroup or the dump of all.  Errors are the
+ * kernel's errnos (negative), from the netlink ack.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,6 +24,7 @@ struct meas_nl {
 	void *arg;
 	int cb_err;		/* what fn returned, if not 0 */
 	uint64_t cgid;		/* MEAS_A_CGROUP of the record fn is given */
+	meas_nl_cg_fn cgfn;	/* for MEAS_CMD_CGROUP_GET replies */
 };
 
 static int nl_errno(int nlerr)
@@ -69,6 +73,48 @@ static int nl_on_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
+/*
+ * Copy a struct the kernel sent, of @min bytes at least: what this build
+ * knows of a longer one (a newer kernel's), a shorter one (an older
+ * kernel's) zero-filled.  -1 if too short.
+ */
+static int nl_copy(void *dst, size_t size, const struct nlattr *a, size_t min)
+{
+	size_t len = a ? (size_t)nla_len(a) : 0;
+
+	if (!a || len < min)
+		return -1;
+	memset(dst, 0, size);
+	memcpy(dst, nla_data(a), len < size ? len : size);
+	return 0;
+}
+
+/* A reply of MEAS_CMD_CGROUP_GET: the header, or a cgroup's record. */
+static int nl_on_cgroup(struct meas_nl *nl, struct nlattr **tb)
+{
+	struct meas_cgroup_hdr hdr;
+	struct meas_cgroup_rec rec;
+	char path[MEAS_CGROUP_PATH_MAX] = "";
+	int err;
+
+	if (!nl_copy(&hdr, sizeof(hdr), tb[MEAS_A_CGROUP_HDR], sizeof(hdr))) {
+		err = nl->cgfn ? nl->cgfn(&hdr, NULL, NULL, nl->arg) : 0;
+	} else if (!nl_copy(&rec, sizeof(rec), tb[MEAS_A_CGROUP_REC],
+			    sizeof(rec))) {
+		if (tb[MEAS_A_CGROUP_PATH])
+			nla_strlcpy(path, tb[MEAS_A_CGROUP_PATH], sizeof(path));
+		err = nl->cgfn ? nl->cgfn(NULL, &rec, tb[MEAS_A_CGROUP_PATH] ?
+					  path : NULL, nl->arg) : 0;
+	} else {
+		return NL_SKIP;
+	}
+	if (err) {
+		nl->cb_err = err;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
 static int nl_on_valid(struct nl_msg *msg, void *arg)
 {
 	struct meas_nl *nl = arg;
@@ -78,10 +124,14 @@ static int nl_on_valid(struct nl_msg *msg, void *arg)
 	int err;
 
 	err = genlmsg_parse(nlmsg_hdr(msg), 0, tb, MEAS_A_MAX, NULL);
-	if (err || !tb[MEAS_A_RECORD] ||
-	    nla_len(tb[MEAS_A_RECORD]) < (int)sizeof(rec))
+	if (err)
 		return NL_SKIP;
-	memcpy(&rec, nla_data(tb[MEAS_A_RECORD]), sizeof(rec));
+	if (genlmsg_hdr(nlmsg_hdr(msg))->cmd == MEAS_CMD_CGROUP_GET)
+		return nl_on_cgroup(nl, tb);
+	/* a module before ABI 3 sends 64 items: the others read 0 */
+	if (nl_copy(&rec, sizeof(rec), tb[MEAS_A_RECORD],
+		    MEAS_PROC_REC_SIZE_VER0))
+		return NL_SKIP;
 	if (tb[MEAS_A_SEQ])
 		seq = nla_get_u64(tb[MEAS_A_SEQ]);
 	nl->cgid = tb[MEAS_A_CGROUP] ? nla_get_u64(tb[MEAS_A_CGROUP]) : 0;
@@ -152,31 +202,19 @@ int meas_nl_fd(struct meas_nl *nl)
 	return nl_socket_get_fd(nl->sk);
 }
 
-/* Send a GET and run the replies through fn until the ack or done. */
-static int nl_request(struct meas_nl *nl, int flags, int32_t pid, int slot,
-		      meas_nl_rec_fn fn, void *arg)
+/* Send @msg (freed) and run the replies through nl's callbacks until
+ * the ack (a GET) or NLMSG_DONE (a dump).
+ */
+static int nl_exchange(struct meas_nl *nl, struct nl_msg *msg, int flags)
 {
-	struct nl_msg *msg = nlmsg_alloc();
 	int err;
 
-	if (!msg)
-		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags,
-			 MEAS_CMD_GET, MEAS_GENL_VERSION) ||
-	    (pid >= 0 && nla_put_u32(msg, MEAS_A_PID, pid)) ||
-	    (slot >= 0 && nla_put_u32(msg, MEAS_A_SLOT, slot))) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nl->fn = fn;
-	nl->arg = arg;
 	nl->cb_err = 0;
 	nl->err = 1;
 	err = nl_send_auto(nl->sk, msg);
 	nlmsg_free(msg);
 	if (err < 0)
 		return nl_errno(err);
-	/* Until the ack (a GET) or NLMSG_DONE (a dump). */
 	while (nl->err == 1 && !nl->cb_err) {
 		err = nl_recvmsgs_default(nl->sk);
 		if (err < 0 && nl->err == 1)
@@ -184,10 +222,41 @@ static int nl_request(struct meas_nl *nl, int flags, int32_t pid, int slot,
 		if (flags & NLM_F_DUMP)
 			break;
 	}
-	nl->fn = NULL;
 	if (nl->cb_err)
 		return nl->cb_err;
 	return nl->err == 1 ? 0 : nl->err;
+}
+
+/* A request of @cmd with @flags, its attributes to be added; NULL: ENOMEM. */
+static struct nl_msg *nl_msg_new(struct meas_nl *nl, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+				flags, cmd, MEAS_GENL_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+/* Send a GET and run the replies through fn until the ack or done. */
+static int nl_request(struct meas_nl *nl, int flags, int32_t pid, int slot,
+		      meas_nl_rec_fn fn, void *arg)
+{
+	struct nl_msg *msg = nl_msg_new(nl, MEAS_CMD_GET, flags);
+	int err;
+
+	if (!msg || (pid >= 0 && nla_put_u32(msg, MEAS_A_PID, pid)) ||
+	    (slot >= 0 && nla_put_u32(msg, MEAS_A_SLOT, slot))) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl->fn = fn;
+	nl->arg = arg;
+	err = nl_exchange(nl, msg, flags);
+	nl->fn = NULL;
+	return err;
 }
 
 struct nl_one {
@@ -256,4 +325,74 @@ int meas_nl_exits_recv(struct meas_nl *nl, meas_nl_rec_fn fn, void *arg)
 uint64_t meas_nl_cgroup(const struct meas_nl *nl)
 {
 	return nl->cgid;
+}
+
+/* A cgroup GET (@id, or the header with @id < 0) or dump through fn. */
+static int nl_cg_request(struct meas_nl *nl, int flags, int64_t id,
+			 meas_nl_cg_fn fn, void *arg)
+{
+	struct nl_msg *msg = nl_msg_new(nl, MEAS_CMD_CGROUP_GET, flags);
+	int err;
+
+	if (!msg || (id >= 0 && nla_put_u64(msg, MEAS_A_CGROUP, id))) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl->cgfn = fn;
+	nl->arg = arg;
+	err = nl_exchange(nl, msg, flags);
+	nl->cgfn = NULL;
+	return err;
+}
+
+struct nl_cg_one {
+	struct meas_cgroup_hdr *hdr;
+	struct meas_cgroup_rec *rec;
+	char *path;
+	int got;
+};
+
+static int nl_cg_keep(const struct meas_cgroup_hdr *hdr,
+		      const struct meas_cgroup_rec *rec, const char *path,
+		      void *arg)
+{
+	struct nl_cg_one *one = arg;
+
+	if (hdr && one->hdr) {
+		*one->hdr = *hdr;
+		one->got = 1;
+	}
+	if (rec && one->rec) {
+		*one->rec = *rec;
+		if (one->path)
+			snprintf(one->path, MEAS_CGROUP_PATH_MAX, "%s",
+				 path ? path : "");
+		one->got = 1;
+	}
+	return 0;
+}
+
+int meas_nl_cgroup_get(struct meas_nl *nl, uint64_t id,
+		       struct meas_cgroup_rec *rec, char *path)
+{
+	struct nl_cg_one one = { .rec = rec, .path = path };
+	int err;
+
+	if (id > INT64_MAX)
+		return -ENOENT;	/* cgroup IDs are 63 bits (kernfs) */
+	err = nl_cg_request(nl, NLM_F_ACK, (int64_t)id, nl_cg_keep, &one);
+	return err ? err : one.got ? 0 : -EIO;
+}
+
+int meas_nl_cgroup_header(struct meas_nl *nl, struct meas_cgroup_hdr *hdr)
+{
+	struct nl_cg_one one = { .hdr = hdr };
+	int err = nl_cg_request(nl, NLM_F_ACK, -1, nl_cg_keep, &one);
+
+	return err ? err : one.got ? 0 : -EIO;
+}
+
+int meas_nl_cgroup_dump(struct meas_nl *nl, meas_nl_cg_fn fn, void *arg)
+{
+	return nl_cg_request(nl, NLM_F_DUMP, -1, fn, arg);
 }

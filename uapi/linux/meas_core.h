@@ -153,8 +153,11 @@ struct meas_info {
  *   1  the first release
  *   2  the kernel's clock of each read: class 0 items 96 and 97, class 15
  *      entry 0 words 18 and 19
+ *   3  cgroups: class 15's item 64 (entries of 72 items), READACTIVE's
+ *      recsize, class 14's cgroup, the per-cgroup totals
+ *      (MEAS_CMD_CGROUP_GET)
  */
-#define MEAS_ABI_VERSION	2
+#define MEAS_ABI_VERSION	3
 
 /*
  * The XDS region of a class, as GETSTATISTICS sees it: an array of 64-bit

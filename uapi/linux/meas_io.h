@@ -168,6 +168,10 @@
  * @complete_ns: when it completed
  * @seq: its position in its partition: 0 for the first record
  * @comm: command name of @pid
+ * @cgroup: cgroup v2 ID of the block cgroup the I/O is charged to (the
+ *	bio's blkcg; for a request, its bios', which share one): for
+ *	writeback, the owner of the pages, not the flusher (ABI 3).  0 when
+ *	the kernel has no block cgroups or the request has no bio
  * @reserved: 0
  *
  * Times are CLOCK_MONOTONIC nanoseconds.  The record is 16 region words.
@@ -190,7 +194,8 @@ struct meas_io_record {
 	__aligned_u64 complete_ns;
 	__aligned_u64 seq;
 	char comm[16];
-	__aligned_u64 reserved[3];
+	__aligned_u64 cgroup;
+	__aligned_u64 reserved[2];
 };
 
 #define MEAS_IO_RECORD_WORDS	16

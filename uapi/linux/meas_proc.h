@@ -15,12 +15,16 @@
  * the header; entries 1..slots each hold one process (thread group).
  * An entry has MEAS_PROC_ITEMS items: the 52 items of MPE IV at their
  * MPE numbers (0..51; a double item's second word reads 0) followed by
- * 12 Linux items (52..63).  Times are in nanoseconds; the creation and
+ * Linux items (52..64) and items reserved for the next ones (65..71,
+ * which read 0).  Times are in nanoseconds; the creation and
  * termination times are nanoseconds since the epoch.
- * Documentation/class15.rst maps every item.
+ * Documentation/class15.rst maps every item.  The entry had 64 items
+ * before ABI 3 (MEAS_PROC_ITEMS_VER0): a reader takes the entry size
+ * from entry 0 (MEAS_P0_ENTRY_SIZE), or from a record's size.
  */
 #define MEAS_PROC_MPE_ITEMS	52
-#define MEAS_PROC_ITEMS		64	/* entry size, entry 0 included */
+#define MEAS_PROC_ITEMS		72	/* entry size, entry 0 included */
+#define MEAS_PROC_ITEMS_VER0	64	/* the entry size of ABI 1 and 2 */
 #define MEAS_PROC_NAME_LEN	32	/* bytes of the program name, items 0-3 */
 #define MEAS_PROC_COMM_LEN	16	/* bytes of the command name, items 4-5 */
 
@@ -68,6 +72,13 @@
 #define MEAS_P_DISC_READ_BYTES	61	/* bytes of read bios */
 #define MEAS_P_EXIT_STATUS	62	/* wait(2) status, once terminated */
 #define MEAS_P_FLAGS		63	/* MEAS_PF_* */
+/*
+ * Item 64 (ABI 3): MPE's job, on Linux: the cgroup v2 ID (the inode
+ * number of the cgroup's directory in cgroup2fs, as name_to_handle_at(2)
+ * and bpf's cgroup IDs give it) of the cgroup the process is in now, or
+ * exited in; 0 on a kernel without cgroups.  Item 12 stays the session.
+ */
+#define MEAS_P_CGROUP		64
 
 /* MEAS_P_STATE */
 #define MEAS_PSTATE_EMPTY	0	/* never used */
@@ -178,11 +189,18 @@ struct meas_procstats {
 /**
  * struct meas_proc_rec - one process record, as filtered reads and the
  * generic netlink family return it
- * @size: sizeof(struct meas_proc_rec)
+ * @size: bytes of the record: sizeof(struct meas_proc_rec), or for
+ *	READACTIVE the record size the caller asked for
  * @slot: entry number, 1..slots (0: entry 0)
  * @index: entity index: generation << 32 | slot; stale once the entry
  *	is given to another process
  * @item: the entry's items
+ *
+ * The record grew with the entry in ABI 3 (MEAS_PROC_REC_SIZE_VER0 bytes
+ * before): READACTIVE returns records of the size its caller names
+ * (struct meas_readactive.recsize), netlink's MEAS_A_RECORD is as long
+ * as the kernel's record and a reader copies what it knows of it
+ * (Documentation/uapi.rst, "Old binaries").
  */
 struct meas_proc_rec {
 	__u32 size;
@@ -190,6 +208,8 @@ struct meas_proc_rec {
 	__aligned_u64 index;
 	__aligned_u64 item[MEAS_PROC_ITEMS];
 };
+
+#define MEAS_PROC_REC_SIZE_VER0	528	/* 64 items: ABI 1 and 2 */
 
 /*
  * Filtered reads, after NonStop Measure's MEASREADACTIVE: entity
@@ -237,6 +257,11 @@ struct meas_entity_desc {
  *	out: the index of the first record, -1 if none
  * @records: out: records written (with MEAS_RA_BUFTOOSMALL: needed)
  * @pad: must be 0
+ * @recsize: the size of each record at @buf, a multiple of 8 from
+ *	MEAS_PROC_REC_SIZE_VER0 to sizeof(struct meas_proc_rec), or 0 for
+ *	MEAS_PROC_REC_SIZE_VER0 (what a caller built before ABI 3 passes:
+ *	this was a reserved word); a record holds the items that fit
+ * @pad2: must be 0
  * @reserved: must be 0
  */
 struct meas_readactive {
@@ -251,7 +276,9 @@ struct meas_readactive {
 	__s64 entity_index;
 	__u32 records;
 	__u32 pad;
-	__aligned_u64 reserved[2];
+	__u32 recsize;
+	__u32 pad2;
+	__aligned_u64 reserved[1];
 };
 
 #define MEAS_READACTIVE_SIZE_VER0	80
@@ -283,26 +310,31 @@ struct meas_readactive {
  *    ESRCH: no such process for the sender.
  *  - Requests meas never sees fail in the generic netlink layer:
  *    EINVAL: a message shorter than its headers, the reserved byte of
- *    the genetlink header set, an attribute of an unknown type, of the
- *    wrong length, or with NLA_F_NESTED or NLA_F_NET_BYTEORDER set;
- *    EOPNOTSUPP: a command the family does not serve (only
- *    MEAS_CMD_GET is; MEAS_CMD_EXIT is sent by the kernel); EBUSY: a
- *    dump is still running on the socket.  ENOMEM, EMSGSIZE:
- *    no memory or room for a reply.  EINTR: the sender was killed while
- *    it waited for another call.
+ *    the genetlink header set, an attribute the command does not take
+ *    (an unknown type, one of the other command's, one only the kernel
+ *    sends), of the wrong length, or with NLA_F_NESTED or
+ *    NLA_F_NET_BYTEORDER set; EOPNOTSUPP: a command the family does not
+ *    serve (MEAS_CMD_EXIT is sent by the kernel); EBUSY: a dump is still
+ *    running on the socket.  ENOMEM, EMSGSIZE: no memory or room for a
+ *    reply.  EINTR: the sender was killed while it waited for another
+ *    call.
  *  - MEAS_CMD_EXIT: sent to the multicast group "exits" (binding needs
  *    CAP_SYS_ADMIN) with the final record of each process that exits
  *    and MEAS_A_SEQ, numbered from 1 since class 15 was enabled: a
  *    listener that sees a gap missed that many records.
- *  - Every process record (GET, dump, EXIT) also carries MEAS_A_CGROUP:
- *    the ID of the process's cgroup in the cgroup v2 hierarchy (the
- *    inode number of its directory under /sys/fs/cgroup, as
- *    name_to_handle_at(2) and bpf's cgroup IDs give it); for a live
- *    process the cgroup it is in when the record is read, for an exited
- *    one the cgroup it exited in; 0 on a kernel without cgroups.
- *    Records of entry 0 carry none.  Added as an attribute, not to
- *    struct meas_proc_rec, whose array READACTIVE returns at a fixed
- *    stride: older readers simply skip it.
+ *  - Every process record (GET, dump, EXIT) also carries MEAS_A_CGROUP,
+ *    the process's item MEAS_P_CGROUP (the attribute came first, in ABI
+ *    2; both stay); records of entry 0 carry none.
+ *  - MEAS_CMD_CGROUP_GET (ABI 3): the per-cgroup totals of class 15
+ *    (Documentation/cgroup.rst).  With MEAS_A_CGROUP (a cgroup v2 ID; 0
+ *    names the overflow entry), that cgroup's record in
+ *    MEAS_A_CGROUP_REC; without, the table's header in
+ *    MEAS_A_CGROUP_HDR.  With NLM_F_DUMP, the header first, then one
+ *    message per entry the sender may see, entry order.  A record of a
+ *    removed cgroup also carries MEAS_A_CGROUP_PATH.  ENODATA: class 15
+ *    not enabled; ENOENT: the cgroup has no entry (no thread counted in
+ *    it since class 15 was enabled, or its removed entry was reused);
+ *    EACCES: the sender may not see every process that counted in it.
  */
 #define MEAS_GENL_NAME		"meas"
 #define MEAS_GENL_VERSION	1
@@ -312,6 +344,7 @@ enum meas_genl_cmd {
 	MEAS_CMD_UNSPEC,
 	MEAS_CMD_GET,
 	MEAS_CMD_EXIT,
+	MEAS_CMD_CGROUP_GET,	/* ABI 3 */
 	__MEAS_CMD_MAX,
 };
 
@@ -323,9 +356,100 @@ enum meas_genl_attr {
 	MEAS_A_SEQ,		/* __u64 */
 	MEAS_A_PAD,
 	MEAS_A_CGROUP,		/* __u64: cgroup v2 ID */
+	MEAS_A_CGROUP_HDR,	/* struct meas_cgroup_hdr (ABI 3) */
+	MEAS_A_CGROUP_REC,	/* struct meas_cgroup_rec (ABI 3) */
+	MEAS_A_CGROUP_PATH,	/* string: a removed cgroup's path (ABI 3) */
 	__MEAS_A_MAX,
 };
 
 #define MEAS_A_MAX		(__MEAS_A_MAX - 1)
+
+/*
+ * Bytes of a removed cgroup's path the table keeps, the NUL included: a
+ * longer path keeps its first MEAS_CGROUP_PATH_MAX - 1 bytes and its
+ * record has MEAS_CG_PATH_TRUNCATED.
+ */
+#define MEAS_CGROUP_PATH_MAX	256
+
+/* struct meas_cgroup_rec.flags */
+#define MEAS_CG_OVERFLOW	0x1	/* the overflow entry (ID 0) */
+#define MEAS_CG_REMOVED		0x2	/* the cgroup was removed */
+#define MEAS_CG_PATH_TRUNCATED	0x4	/* MEAS_A_CGROUP_PATH is cut short */
+#define MEAS_CG_THREADS_LOST	0x8	/* a thread in it had no thread
+					 * record (proc_threads): counts low
+					 */
+
+/**
+ * struct meas_cgroup_rec - the totals of one cgroup (MEAS_A_CGROUP_REC)
+ * @size: sizeof(struct meas_cgroup_rec)
+ * @flags: MEAS_CG_*
+ * @id: the cgroup v2 ID; 0 for the overflow entry
+ * @parent: the parent's ID; 0 for the root cgroup and the overflow entry
+ * @level: depth below the root cgroup (the root is 0)
+ * @slot: entry number, 1..cgroup_slots; 0 for the overflow entry
+ * @threads: live threads counting in it now
+ * @folded: threads whose counts were folded into it as they left it,
+ *	by exit or by migration
+ * @exited: of those, the threads that exited in it
+ * @clock: the kernel's clock (local_clock(), ns) at this read: the live
+ *	threads' running states are counted up to it
+ * @reserved: 0
+ * @item: the counters of class 15 at their item numbers (MEAS_P_LAUNCHES,
+ *	MEAS_P_STOP_*, MEAS_P_CPU_TIME, MEAS_P_PAUSE_*, MEAS_P_DISC_*):
+ *	what threads counted while they were in this cgroup, those gone
+ *	and those in it now; every other item reads 0
+ */
+struct meas_cgroup_rec {
+	__u32 size;
+	__u32 flags;
+	__aligned_u64 id;
+	__aligned_u64 parent;
+	__u32 level;
+	__u32 slot;
+	__aligned_u64 threads;
+	__aligned_u64 folded;
+	__aligned_u64 exited;
+	__aligned_u64 clock;
+	__aligned_u64 reserved[3];
+	__aligned_u64 item[MEAS_PROC_ITEMS];
+};
+
+/**
+ * struct meas_cgroup_hdr - the per-cgroup table (MEAS_A_CGROUP_HDR)
+ * @size: sizeof(struct meas_cgroup_hdr)
+ * @flags: 0
+ * @slots: entries (the module parameter cgroup_slots), the overflow
+ *	entry apart
+ * @used: entries that hold a cgroup
+ * @removed: of those, cgroups that were removed
+ * @hidden: entries a dump leaves out because the sender may not see
+ *	every process that counted in them (as judged when the dump
+ *	began); 0 in a GET
+ * @overflow_threads: threads that entered a cgroup with no free entry
+ *	and count in the overflow entry instead
+ * @overflow_folds: folds into the overflow entry (exits and migrations
+ *	of those threads)
+ * @reused: entries of removed cgroups given to other cgroups
+ * @started: when class 15 was enabled, ns since the epoch
+ *	(MEAS_P0_STARTED): every total counts from then
+ * @clock: the kernel's clock (local_clock(), ns) at this read
+ * @mem: bytes the table uses
+ * @reserved: 0
+ */
+struct meas_cgroup_hdr {
+	__u32 size;
+	__u32 flags;
+	__u32 slots;
+	__u32 used;
+	__u32 removed;
+	__u32 hidden;
+	__aligned_u64 overflow_threads;
+	__aligned_u64 overflow_folds;
+	__aligned_u64 reused;
+	__aligned_u64 started;
+	__aligned_u64 clock;
+	__aligned_u64 mem;
+	__aligned_u64 reserved[4];
+};
 
 #endif /* _UAPI_LINUX_MEAS_PROC_H */
