@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -272,6 +273,7 @@ TEST_F(task, hot_functions_in_proportion)
 	long a = 0, b = 0, other = 0, at;
 	struct tfile f;
 	size_t off;
+	double n;
 
 	hot_cpu = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -299,15 +301,20 @@ TEST_F(task, hot_functions_in_proportion)
 	EXPECT_LE(100, a);
 	/*
 	 * hot_b is hot_a's code run twice as often, interleaved with it, so
-	 * it takes twice the CPU time and must get twice the samples, within
-	 * 10%.  The CPU time the child reads is logged, not compared: when
-	 * the host stalls the guest, the stall is charged to the task's CPU
-	 * time but the task clock's timer fires once for it (perf skips the
-	 * periods it missed), so that reading drifts from the samples by
-	 * whichever function the stalls happened to hit.
+	 * a sample lands in hot_a with probability 1/3.  Under TCG the
+	 * samples are not evenly spaced, so the count in hot_a is binomial,
+	 * not exact: over n samples its deviation is sqrt(n * 2/9), about 5%
+	 * of a at n = 1000, and a 10% band failed one run in ten.  Four
+	 * deviations keep a false alarm below one run in 10,000 while
+	 * still refusing a 1:1 or 1:3 split (over 8 deviations away).  The
+	 * CPU time the child reads is logged, not compared: when the host
+	 * stalls the guest, the stall is charged to the task's CPU time but
+	 * the task clock's timer fires once for it (perf skips the periods
+	 * it missed), so that reading drifts from the samples by whichever
+	 * function the stalls happened to hit.
 	 */
-	EXPECT_LE(0.9 * 2 * a, (double)b);
-	EXPECT_GE(1.1 * 2 * a, (double)b);
+	n = a + b;
+	EXPECT_GE(4 * sqrt(n * 2.0 / 9), fabs(a - n / 3.0));
 	EXPECT_EQ(a + b + other, (long)tend(&f, 0)->samples);
 	free(f.buf);
 }
