@@ -14,6 +14,7 @@
  *               families are in families.c)
  *   grpconf.c   the group configuration file
  *   cgmap.c     cgroup v2 IDs to paths
+ *   cgname.c    what a cgroup path names: unit, container, pod
  *   access.c    which user may see which process: ptrace's rules
  *               (module/logic/access.c) on a class 15 entry
  */
@@ -253,6 +254,36 @@ struct mx_grp_read {
 int mx_groups_start(const struct mx_grpconf *c);
 int mx_groups_read(struct mx_grp_read *r);
 void mx_groups_stop(void);
+
+/* ---- what a cgroup path names (cgname.c) ------------------------------ */
+
+#define MX_CGN_UNIT_LEN	256	/* systemd's longest unit name, and NUL */
+#define MX_CGN_ID_LEN	65	/* a container ID: 64 hex digits, and NUL */
+
+/**
+ * struct mx_cgname - what a cgroup path names
+ * @unit: the deepest systemd unit of the path ("nginx.service"), or ""
+ * @container_id: the container's full ID, or ""
+ * @pod_uid: the pod's UID (Kubernetes), or its ID (podman's 64 hex
+ *	digits), or ""
+ * @runtime: "podman", "docker", "containerd", "cri-o", or NULL
+ * @qos: the pod's QoS class: "guaranteed", "burstable", "besteffort",
+ *	or NULL
+ * @conmon: the cgroup is the container's monitor (conmon), not the
+ *	container
+ */
+struct mx_cgname {
+	char unit[MX_CGN_UNIT_LEN];
+	char container_id[MX_CGN_ID_LEN];
+	char pod_uid[MX_CGN_ID_LEN];
+	const char *runtime;
+	const char *qos;
+	bool conmon;
+};
+
+void mx_cgname_classify(const char *path, struct mx_cgname *out);
+const char *mx_cgname_label(const struct mx_cgname *n, const char *path,
+			    char *buf, size_t len);
 
 /* ---- who may see a process (access.c) --------------------------------- */
 
