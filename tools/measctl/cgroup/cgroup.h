@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "libmeas.h"
 #include "cli/cli.h"
 #include "cli/rate.h"
@@ -72,6 +73,16 @@ void cg_snap_free(struct cg_snap *s);
 int cg_snap_find(const struct cg_snap *s, const char *path);
 /* Open the netlink family, or report why not: NULL. */
 struct meas_nl *cg_nl_open(const struct cmd_ctx *ctx);
+
+/* What node @i of @b did since @a (NULL: all), into @v (item numbers). */
+void cg_node_delta(const struct cg_snap *a, const struct cg_snap *b,
+		   size_t i, uint64_t *v);
+/* A subtree's counters @v over @secs: three lines of text, or JSON. */
+void cg_delta_text(FILE *f, const char *path, const uint64_t *v, double secs);
+void cg_json_items(struct json *j, const char *key, const uint64_t *v);
+
+/* Room for a --cgroup PATH argument. */
+#define CG_PATH_ARG_LEN		4096
 
 /* Whether @path is @root or below it ("/" covers every path). */
 bool cg_under(const char *path, const char *root);

@@ -17,9 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "metrics.h"
+#include "cli/cli.h"
 #include "cli/interval.h"
+#include "cli/rate.h"
 #include "cgroup/cgroup.h"
 
 static size_t cg_hash(const char *s)
@@ -229,6 +230,69 @@ void cg_snap_free(struct cg_snap *s)
 	free(s->node);
 	free(s->hash);
 	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * What node @i of @b did since @a (NULL: all it has): its subtree's
+ * counters less those of the same path in @a.  A path's totals drop
+ * when the table gives a removed entry of it to another cgroup: that
+ * counter reads 0, never a wrapped difference.
+ */
+void cg_node_delta(const struct cg_snap *a, const struct cg_snap *b,
+		   size_t i, uint64_t *v)
+{
+	int j = a ? cg_snap_find(a, b->node[i].path) : -1;
+	uint64_t was;
+	size_t k;
+
+	for (k = 0; k < MEAS_PROC_ITEMS; k++) {
+		was = j >= 0 ? a->node[j].sum[k] : 0;
+		v[k] = b->node[i].sum[k] >= was ? b->node[i].sum[k] - was : 0;
+	}
+}
+
+/* A subtree's delta as text: one line of what a service did. */
+void cg_delta_text(FILE *f, const char *path, const uint64_t *v, double secs)
+{
+	fprintf(f, "cgroup %s: cpu %.3f s (%.1f%% of a CPU), runnable wait %.3f s, launches %llu, stops %llu\n",
+		path, v[MEAS_P_CPU_TIME] / 1e9,
+		rate_pct(v[MEAS_P_CPU_TIME], secs, 1),
+		v[MEAS_P_PAUSE_ACTIVE] / 1e9,
+		(unsigned long long)v[MEAS_P_LAUNCHES],
+		(unsigned long long)(v[MEAS_P_STOP_DISC_BLOCKED] +
+				     v[MEAS_P_STOP_DISC_UNBLOCKED] +
+				     v[MEAS_P_STOP_BLOCKED_IO] +
+				     v[MEAS_P_STOP_TERMINAL] +
+				     v[MEAS_P_STOP_IMPEDED] +
+				     v[MEAS_P_STOP_PREEMPTED] +
+				     v[MEAS_P_STOP_JOBCTL] +
+				     v[MEAS_P_STOP_EXIT]));
+	fprintf(f, "  paused: disc %.3f s, other I/O %.3f s, terminal %.3f s, impeded %.3f s; timed out %llu, preempted %llu\n",
+		v[MEAS_P_PAUSE_DISC] / 1e9, v[MEAS_P_PAUSE_IO] / 1e9,
+		v[MEAS_P_PAUSE_TERMINAL] / 1e9, v[MEAS_P_PAUSE_IMPEDED] / 1e9,
+		(unsigned long long)v[MEAS_P_STOP_TIMED_OUT],
+		(unsigned long long)v[MEAS_P_STOP_PREEMPTED]);
+	fprintf(f, "  disc: %llu reads, %llu writes, %llu bytes read, %llu written\n",
+		(unsigned long long)v[MEAS_P_DISC_READS],
+		(unsigned long long)v[MEAS_P_DISC_WRITES],
+		(unsigned long long)v[MEAS_P_DISC_READ_BYTES],
+		(unsigned long long)(v[MEAS_P_DISC_BYTES] -
+				     v[MEAS_P_DISC_READ_BYTES]));
+}
+
+/* The counters of a subtree by class 15's item names, as @key. */
+void cg_json_items(struct json *j, const char *key, const uint64_t *v)
+{
+	const char *name;
+	unsigned int k;
+
+	json_obj_begin(j, key);
+	for (k = 0; k < MEAS_PROC_ITEMS; k++) {
+		name = meas_proc_item_name(k);
+		if (name && meas_proc_item_is_counter(k))
+			json_u64(j, name, v[k]);
+	}
+	json_obj_end(j);
 }
 
 bool cg_under(const char *path, const char *root)

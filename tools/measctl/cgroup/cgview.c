@@ -137,19 +137,10 @@ static void cg_walk(struct cg_args *t, int i, unsigned int lvl)
 static void cg_values(struct cg_args *t, const struct cg_snap *a,
 		      const struct cg_snap *b)
 {
-	size_t i, k;
-	int j;
+	size_t i;
 
-	for (i = 0; i < b->nn; i++) {
-		j = a ? cg_snap_find(a, b->node[i].path) : -1;
-		for (k = 0; k < MEAS_PROC_ITEMS; k++) {
-			uint64_t was = j >= 0 ? a->node[j].sum[k] : 0;
-
-			/* a removed entry reused: its path's totals drop */
-			t->val[i][k] = b->node[i].sum[k] >= was ?
-				       b->node[i].sum[k] - was : 0;
-		}
-	}
+	for (i = 0; i < b->nn; i++)
+		cg_node_delta(a, b, i, t->val[i]);
 }
 
 static double cg_pct(uint64_t ns, double secs)
@@ -257,21 +248,6 @@ static void cg_json_names(struct json *j, const char *path)
 		json_str(j, "qos", n.qos);
 }
 
-/* The counters of the entry, by class 15's item names. */
-static void cg_json_items(struct json *j, const uint64_t *v)
-{
-	const char *name;
-	unsigned int k;
-
-	json_obj_begin(j, "items");
-	for (k = 0; k < MEAS_PROC_ITEMS; k++) {
-		name = meas_proc_item_name(k);
-		if (name && meas_proc_item_is_counter(k))
-			json_u64(j, name, v[k]);
-	}
-	json_obj_end(j);
-}
-
 static void cg_json_node(struct json *j, const struct cg_args *t, int i,
 			 double secs)
 {
@@ -292,7 +268,7 @@ static void cg_json_node(struct json *j, const struct cg_args *t, int i,
 	json_double(j, "cpu_pct", cg_pct(v[MEAS_P_CPU_TIME], secs));
 	json_double(j, "wait_pct", cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs));
 	json_u64(j, "launches", v[MEAS_P_LAUNCHES]);
-	cg_json_items(j, v);
+	cg_json_items(j, "items", v);
 	json_obj_end(j);
 }
 
