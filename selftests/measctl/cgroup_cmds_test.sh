@@ -65,6 +65,13 @@ wait $!
 # the "container": a sleeper in crun's subgroup
 run_in "$S/libpod-$ID.scope/container" sleep 60
 ctr=$!
+# until it is in its cgroup and sleeping there (5 s at most)
+i=0
+while [ $i -lt 50 ] && { ! grep -qx $ctr "$S/libpod-$ID.scope/container/cgroup.procs" ||
+	[ "$(cat /proc/$ctr/comm 2>/dev/null)" != sleep ]; }; do
+	sleep 0.1
+	i=$((i + 1))
+done
 
 mctl cgroup /meas-cmd.slice -d 0
 check "cgroup PATH -d 0: the slice, its services and the container's subgroup" \
@@ -214,7 +221,7 @@ if modprobe null_blk nr_devices=1 2>/dev/null && [ -b /dev/nullb0 ] &&
 	io=$!
 	sleep 1.5
 	dd if=/dev/nullb0 of=/dev/null bs=4k count=7 skip=100 iflag=direct 2>/dev/null
-	run_in "$S/a.service" dd if=/dev/nullb0 of=/dev/null bs=4k count=5 iflag=direct
+	run_in "$S/a.service" dd if=/dev/nullb0 of=/dev/null bs=4k count=5 iflag=direct status=none
 	wait $!
 	wait $io
 	rc=$?
