@@ -53,6 +53,7 @@ run "$out/proc_test"
 run selftests/measctl/proc_cmds_test.sh
 # cgroups: item 64, the per-cgroup totals, class 14's cgroup
 run "$out/cgroup_test"
+run selftests/measctl/cgroup_cmds_test.sh
 
 # task measurement: START/STOP-TASK-MEASUREMENT and measctl task
 # (task_test's last test unloads meas.ko under a measurement and reloads it)

@@ -17,7 +17,10 @@
 #     up to the VM's CPUs within 10%.  /proc/stat's ticks are printed
 #     beside them but not compared: under TCG a vCPU that spins loses
 #     most of its timer ticks, and /proc/stat, which counts busy time in
-#     ticks, reads about half of it (Documentation/exporter.rst).
+#     ticks, reads about half of it (Documentation/exporter.rst);
+#   - the per-cgroup families: the spinner's cgroup, labelled with its
+#     unit, its CPU over the window against the kernel's cpu.stat
+#     usage_usec within 10%, and no more cgroup series than the cap.
 #
 #   selftests/exporter/prom_test.sh BUILD_DIR
 # Prints TAP; exits 1 if any check fails.  Needs meas.ko and the tools built.
@@ -87,10 +90,10 @@ within() {
 	python3 -c "import sys; a, b, p = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= p / 100 * abs(b) else 1)" "$1" "$2" "$3" 2>/dev/null
 }
 
-set -- $(awk '$1 == "PROM-SNAP" && $2 == 0 { print $3, $4, $5, $6, $7, $8, $9 }' "$T/vm.out")
-t0=${1:-0} w0=${3:-0} b0=${4:-0} i0=${5:-0} io0=${6:-0} s0=${7:-0}
-set -- $(awk '$1 == "PROM-SNAP" && $2 == 1 { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$T/vm.out")
-t1=${1:-0} w1=${3:-0} b1=${4:-0} i1=${5:-0} io1=${6:-0} s1=${7:-0} cpus=${8:-0}
+set -- $(awk '$1 == "PROM-SNAP" && $2 == 0 { print $3, $4, $5, $6, $7, $8, $9, $10, $11 }' "$T/vm.out")
+t0=${1:-0} w0=${3:-0} b0=${4:-0} i0=${5:-0} io0=${6:-0} s0=${7:-0} u0=${9:-0}
+set -- $(awk '$1 == "PROM-SNAP" && $2 == 1 { print $3, $4, $5, $6, $7, $8, $9, $10, $11 }' "$T/vm.out")
+t1=${1:-0} w1=${3:-0} b1=${4:-0} i1=${5:-0} io1=${6:-0} s1=${7:-0} cpus=${8:-0} u1=${9:-0}
 now=$(date +%s)
 win=$(python3 -c "print(int(float('$t1') - float('$t0')))")
 dw=$((w1 - w0))
@@ -124,6 +127,13 @@ echo "# /proc/stat over the window: busy $(python3 -c "print(($b1 - $b0) / 100 /
 prate=$(q "sum(rate(meas_cpu_seconds_total[${win}s]))" "$t1")
 check "rate() of all CPU modes: Prometheus $prate, the VM's CPUs $cpus (10%)" \
 	'within "$prate" "$cpus" 10'
+C='meas_cgroup_cpu_seconds_total{cgroup="/meas-prom.slice/spin.service",unit="spin.service"}'
+got=$(q "max_over_time(${C}[15m]) - min_over_time(${C}[15m])" "$now")
+want=$(python3 -c "print(($u1 - $u0) / 1e6)")
+check "the spinner's cgroup by unit: CPU over the run $got s, cpu.stat $want s (10%)" \
+	'[ "$got" != none ] && within "$got" "$want" 10'
+check "cgroup series bounded: at most --cgroup-max (256) per family, none empty" \
+	'[ "$(q "max_over_time(count(meas_cgroup_cpu_seconds_total)[15m:])" "$now")" -le 256 ] && [ "$(q "count(meas_cgroup_threads == 0 and on(cgroup) meas_cgroup_cpu_seconds_total == 0)" "$t1")" = none ]'
 check "the exporter's scrape duration is exported" \
 	'[ "$(q "meas_scrape_duration_seconds" "$t1")" != none ]'
 

@@ -6,6 +6,7 @@
  * scrape, which needs /dev/meas.  The process groups' families follow.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "metrics.h"
 
@@ -50,6 +51,20 @@ int main(void)
 		const struct mx_grp_family *g = &mx_grp_families[i];
 
 		family(g->name, g->type, g->unit, g->help, g->ns);
+	}
+	/* the per-cgroup families: each once, with its series' label */
+	for (i = 0; i < mx_cg_nseries; i++) {
+		const struct mx_cg_series *c = &mx_cg_series[i];
+
+		if (i && !strcmp(c->family, mx_cg_series[i - 1].family)) {
+			printf(" %s", c->lval);
+			continue;
+		}
+		if (i && mx_cg_series[i - 1].lname)
+			putchar('\n');
+		family(c->family, c->type, c->unit, c->help, c->ns);
+		if (c->lname)
+			printf("# LABEL %s %s: %s", c->family, c->lname, c->lval);
 	}
 	printf("# operation groups of subclass 5:");
 	for (i = 0; i < MEAS_C0_LAT_NR_OPS; i++)

@@ -94,6 +94,13 @@ case_ measctl-err-top-interval measctl top -i 0
 case_ measctl-err-top-lines measctl top -N x
 case_ measctl-err-exits-count measctl exits -n x
 case_ measctl-err-exits-time measctl exits -t x
+case_ measctl-err-cgroup-sort measctl cgroup -s nosuch
+case_ measctl-err-cgroup-path measctl cgroup system.slice
+case_ measctl-err-cgroup-depth measctl cgroup -d 17
+case_ measctl-err-cgroup-archive measctl cgroup --archive x
+case_ measctl-err-ps-cgroup measctl ps -c system.slice
+case_ measctl-err-top-cgroup-archive measctl top --archive x -c /
+case_ measctl-err-run-cgroup measctl run --cgroup x -- true
 case_ measctl-err-watch-interval measctl watch -i 0
 case_ measctl-err-watch-count measctl watch -n -1
 case_ measctl-err-watch-start measctl watch -S @10:00

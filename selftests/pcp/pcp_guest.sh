@@ -370,6 +370,38 @@ echo "# instances after the restart: $(pminfo -f meas.group.processes | sed -n '
 ok $? "instance \"spinners\" is ${i0:-none} before and ${i1:-none} after the agent's restart (pid $gpid, now $gpid2)"
 # ---- end of process groups ------------------------------------------------
 
+# ---- cgroups: meas.cgroup.* (pmdameas -C) ---------------------------------
+# A spinner in a service cgroup of its own; stopped while read, so that
+# the agent's CPU time of the cgroup and the kernel's cpu.stat are of the
+# same moment.
+CGS=/sys/fs/cgroup/meas-pcp.slice/spin.service
+mkdir -p $CGS
+(cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS="-C" ./Install </dev/null) >/tmp/install-c.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/install-c.out | tail -3
+ok $rc "Install with MEAS_PMDA_ARGS=-C"
+sh -c 'echo $$ >"$0/cgroup.procs" && exec sh -c "while :; do :; done"' $CGS &
+cpid=$!
+sleep 3
+kill -STOP $cpid
+sleep 0.5
+ccpu() { inst meas.cgroup.cpu /meas-pcp.slice/spin.service; }
+kcpu() { awk '$1 == "usage_usec" { print $2 * 1000 }' $CGS/cpu.stat; }
+c0=$(ccpu) k0=$(kcpu)
+python3 -c "import sys; c, k = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if k > 5e8 and abs(c - k) <= 0.1 * k else 1)" \
+	"${c0:-0}" "${k0:-0}"
+ok $? "meas.cgroup.cpu of the spinner's service ${c0:-none} ns, its cpu.stat ${k0:-none} ns (10%)"
+nt=$(inst meas.cgroup.threads /meas-pcp.slice/spin.service)
+[ "$nt" = 1 ]
+ok $? "meas.cgroup.threads of the service = ${nt:-none}"
+pminfo -T meas.cgroup >/tmp/cgroup-help.out 2>&1
+[ "$(grep -c '^Help:' /tmp/cgroup-help.out)" -eq 22 ]
+ok $? "pminfo -T meas.cgroup: $(grep -c '^Help:' /tmp/cgroup-help.out) metrics with a one-line and a long help"
+kill -KILL $cpid
+wait $cpid 2>/dev/null
+rmdir $CGS /sys/fs/cgroup/meas-pcp.slice 2>/dev/null
+# ---- end of cgroups -------------------------------------------------------
+
 (cd "$PCP_PMDAS_DIR/meas" && ./Remove </dev/null) >/tmp/remove.out 2>&1
 rc=$?
 sed 's/^/# /' /tmp/remove.out

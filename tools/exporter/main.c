@@ -5,6 +5,7 @@
  *   meas-exporter [--listen ADDR] [--port N] [--max-connections N]
  *                 [--timeout SEC] [--classes LIST] [--no-user-classes]
  *                 [--process-groups] [--group-config FILE]
+ *                 [--cgroups] [--cgroup-depth N] [--cgroup-max N]
  *   meas-exporter --once [--format openmetrics|prometheus] [...]
  *
  * Documentation/exporter.rst.
@@ -33,10 +34,13 @@ static void print_usage(FILE *f)
 		"  --no-user-classes      do not hold and export user-defined classes\n"
 		"  --process-groups       hold class 15 and export process groups\n"
 		"  --group-config FILE    the groups' configuration (implies --process-groups)\n"
+		"  --cgroups              hold class 15 and export per-cgroup families\n"
+		"  --cgroup-depth N       levels of the cgroup tree, 0..16, 0 all (%u)\n"
+		"  --cgroup-max N         cgroups exported, 1..4096, the rest as (other) (%u)\n"
 		"  --once                 print one scrape on stdout and exit\n"
 		"  --format FMT           with --once: openmetrics (default) or prometheus\n"
 		"  --version              print the version\n",
-		DEFAULT_PORT);
+		DEFAULT_PORT, MX_CG_DEPTH_DEFAULT, MX_CG_MAX_DEFAULT);
 }
 
 /* "0,14": the module's classes an exporter may hold. */
@@ -69,6 +73,8 @@ struct opts {
 	enum om_format fmt;
 	int groups;
 	struct mx_grpconf grp;
+	int cgroups;
+	unsigned int cg_depth, cg_max;
 };
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -83,6 +89,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "once", no_argument, NULL, '1' },
 		{ "process-groups", no_argument, NULL, 'g' },
 		{ "group-config", required_argument, NULL, 'G' },
+		{ "cgroups", no_argument, NULL, 'k' },
+		{ "cgroup-depth", required_argument, NULL, 'D' },
+		{ "cgroup-max", required_argument, NULL, 'M' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -120,6 +129,19 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->groups = 1;
 			if (mx_grpconf_load(&o->grp, optarg))
 				exit(2);
+			break;
+		case 'k':
+			o->cgroups = 1;
+			break;
+		case 'D':
+			o->cgroups = 1;
+			bad |= mx_parse_uint(optarg, 0, MX_GRP_DEPTH_MAX,
+					     &o->cg_depth);
+			break;
+		case 'M':
+			o->cgroups = 1;
+			bad |= mx_parse_uint(optarg, 1, MX_GRP_MAX_LIMIT,
+					     &o->cg_max);
 			break;
 		case 'f':
 			if (!strcmp(optarg, "prometheus"))
@@ -182,6 +204,8 @@ int main(int argc, char **argv)
 		.http = { "127.0.0.1", DEFAULT_PORT, 8, 10 },
 		.classes = 1U | 1U << MEAS_CLASS_IO,
 		.user = 1,
+		.cg_depth = MX_CG_DEPTH_DEFAULT,
+		.cg_max = MX_CG_MAX_DEFAULT,
 	};
 	struct mx_hold h = { 0 };
 	int rc;
@@ -189,7 +213,7 @@ int main(int argc, char **argv)
 	mx_grpconf_default(&o.grp);
 	if (parse(argc, argv, &o))
 		return 2;
-	if (o.groups)
+	if (o.groups || o.cgroups)
 		o.classes |= 1U << MEAS_CLASS_PROC;
 	if (mx_hold_start(&h, o.classes, o.user))
 		return 1;
@@ -197,7 +221,15 @@ int main(int argc, char **argv)
 		mx_hold_stop(&h);
 		return 1;
 	}
+	if (o.cgroups && mx_cgroups_start(o.cg_depth, o.cg_max)) {
+		fprintf(stderr, "meas-exporter: cannot open the generic netlink family '%s'\n",
+			MEAS_GENL_NAME);
+		mx_groups_stop();
+		mx_hold_stop(&h);
+		return 1;
+	}
 	rc = o.once ? scrape_once(&h, o.fmt) : serve(&o, &h);
+	mx_cgroups_stop();
 	mx_groups_stop();
 	mx_hold_stop(&h);
 	return rc;

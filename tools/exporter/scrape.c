@@ -413,6 +413,84 @@ static void render_groups(struct om_buf *b)
 	free(r.g);
 }
 
+/* ---- per-cgroup families (cgtotals.c) --------------------------------- */
+
+/* A group's labels: cgroup, and unit, container_id, pod_uid if named. */
+static void cg_labels(char *out, size_t len, const struct mx_cg_group *g)
+{
+	char v[2 * MX_CG_PATH_LEN];
+	size_t o;
+
+	grp_label(v, sizeof(v), g->path);
+	o = (size_t)snprintf(out, len, "cgroup=\"%s\"", v);
+	if (g->names.unit[0] && o < len) {
+		grp_label(v, sizeof(v), g->names.unit);
+		o += (size_t)snprintf(out + o, len - o, ",unit=\"%s\"", v);
+	}
+	if (g->names.container_id[0] && o < len)
+		o += (size_t)snprintf(out + o, len - o, ",container_id=\"%s\"",
+				      g->names.container_id);
+	if (g->names.pod_uid[0] && o < len)
+		snprintf(out + o, len - o, ",pod_uid=\"%s\"", g->names.pod_uid);
+}
+
+static void cg_series(struct om_buf *b, const struct mx_cg_read *r,
+		      const struct mx_cg_series *se, char (*labels)[1536])
+{
+	const char *suffix = se->type == MX_COUNTER ? "_total" : "";
+	char l[1600];
+	unsigned int i;
+
+	for (i = 0; i < r->ng; i++) {
+		if (se->lname)
+			snprintf(l, sizeof(l), "%s,%s=\"%s\"", labels[i],
+				 se->lname, se->lval);
+		else
+			snprintf(l, sizeof(l), "%s", labels[i]);
+		if (se->ns)
+			om_sample_ns(b, se->family, suffix, l,
+				     mx_cg_value(&r->g[i], se));
+		else
+			om_sample_u64(b, se->family, suffix, l,
+				      mx_cg_value(&r->g[i], se));
+	}
+}
+
+/* The per-cgroup families: nothing when they are off or unreadable. */
+static void render_cgroups(struct om_buf *b)
+{
+	static struct mx_cg_read r;
+	char (*labels)[1536];
+	unsigned int i;
+	size_t k;
+
+	if (mx_cgroups_read(&r))
+		return;
+	labels = calloc(r.ng ? r.ng : 1, sizeof(*labels));
+	if (!labels)
+		return;
+	for (i = 0; i < r.ng; i++)
+		cg_labels(labels[i], sizeof(labels[i]), &r.g[i]);
+	for (k = 0; k < mx_cg_nseries; k++) {
+		const struct mx_cg_series *se = &mx_cg_series[k];
+
+		if (!k || strcmp(se->family, mx_cg_series[k - 1].family))
+			om_family(b, se->family, se->type, se->unit, se->help);
+		cg_series(b, &r, se, labels);
+	}
+	free(labels);
+	om_family(b, "meas_cgroups_hidden", MX_GAUGE, "",
+		  "Cgroups the exporter may not see (processes of other users ran there).");
+	om_sample_u64(b, "meas_cgroups_hidden", "", "", r.hidden);
+	om_family(b, "meas_cgroups_other", MX_GAUGE, "",
+		  "Cgroups summed in cgroup=\"(other)\" at this scrape: the group cap was reached.");
+	om_sample_u64(b, "meas_cgroups_other", "", "", r.capped);
+	om_family(b, "meas_cgroup_overflow_threads", MX_COUNTER, "",
+		  "Threads that found the module's cgroup table full and count in cgroup=\"(overflow)\".");
+	om_sample_u64(b, "meas_cgroup_overflow_threads", "_total", "",
+		      r.overflow_threads);
+}
+
 /* ---- the scrape --------------------------------------------------------- */
 
 /**
@@ -457,6 +535,7 @@ int mx_scrape(struct mx_hold *h, struct om_buf *out)
 			    MEAS_HEADER_WORDS + MEAS_IO_H_PART0, &io);
 	render_user(out, h);
 	render_groups(out);
+	render_cgroups(out);
 	for (i = 0; i < mx_nfamilies; i++)	/* the scrape's duration last */
 		render_family(out, &mx_families[i], h, t0);
 	om_end(out);

@@ -5,10 +5,11 @@
  * (and class 14 with -I, class 15 with -P), as meas-exporter does, so that its counters
  * never reset under the archives that record them; a module loaded
  * after pmcd started is picked up at the next fetch.  With -G or -g FILE
- * it holds class 15 too and serves process groups (groups.c).  What it
+ * it holds class 15 too and serves process groups (groups.c), with -C
+ * the per-cgroup totals (cgroups.c).  What it
  * holds and when it opens /dev/meas is hold.c.
  *
- *   pmdameas [PMDA options] [-I] [-P [-A]] [-G | -g FILE]   as pmcd runs it
+ *   pmdameas [PMDA options] [-I] [-P [-A]] [-G | -g FILE] [-C]   as pmcd runs it
  *   pmdameas -N | -H       the PMNS and domain.h Install uses
  */
 #include <errno.h>
@@ -22,6 +23,7 @@ static int meas_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
 	pm_refresh();
 	pm_groups_refresh();
+	pm_cgroups_refresh();
 	return pmdaFetch(n, pmids, resp, pmda);
 }
 
@@ -33,6 +35,7 @@ static int meas_instance(pmInDom indom, int inst, char *name,
 
 	pm_refresh();
 	pm_groups_refresh();
+	pm_cgroups_refresh();
 	/* the processes the client may not see are not its instances */
 	if (indom == procs)
 		pm_proc_hide(procs, 1);
@@ -48,6 +51,8 @@ static int meas_fetch_cb(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
 
 	if (pm->kind == PM_K_GROUP)
 		return pm_group_value(m, inst, atom);
+	if (pm->kind == PM_K_CGROUP)
+		return pm_cgroup_value(m, inst, atom);
 	return pm_fetch_value(m, inst, atom);
 }
 
@@ -56,7 +61,7 @@ static int tables(pmdaMetric **mt, pmdaIndom **it, int *nindoms)
 {
 	unsigned int k, n, serial, total = PM_INDOM_FIXED0 + pm_nfixed_indoms;
 	pmdaMetric *m = calloc(pm_nmetrics, sizeof(*m));
-	pmdaIndom *d = calloc(total + 1, sizeof(*d));
+	pmdaIndom *d = calloc(total + 2, sizeof(*d));
 	size_t i;
 
 	if (!m || !d)
@@ -84,9 +89,11 @@ static int tables(pmdaMetric **mt, pmdaIndom **it, int *nindoms)
 	}
 	/* and the groups' cache (groups.c) */
 	d[total].it_indom = pmInDom_build(MEAS_DOMAIN, PM_INDOM_GROUP);
+	/* and the cgroups' (cgroups.c) */
+	d[total + 1].it_indom = pmInDom_build(MEAS_DOMAIN, PM_INDOM_CGROUP);
 	*mt = m;
 	*it = d;
-	*nindoms = (int)total + 1;
+	*nindoms = (int)total + 2;
 	return 0;
 }
 
@@ -103,6 +110,8 @@ static pmLongOptions longopts[] = {
 	  "hold class 15 and serve meas.group.* (meas-exporter's default grouping)" },
 	{ "group-config", 1, 'g', "FILE",
 	  "the same, grouped as FILE says (meas-exporter's format)" },
+	{ "cgroups", 0, 'C', 0,
+	  "hold class 15 and serve meas.cgroup.* (the per-cgroup totals)" },
 	{ "pmns", 0, 'N', 0, "print the PMNS of meas and exit" },
 	{ "domain-h", 0, 'H', 0, "print domain.h and exit" },
 	PMOPT_HELP,
@@ -110,7 +119,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-	.short_options = "D:d:l:IPAGg:NH?",
+	.short_options = "D:d:l:IPAGg:CNH?",
 	.long_options = longopts,
 };
 
@@ -147,6 +156,9 @@ int main(int argc, char **argv)
 			if (pm_groups_configure(opts.optarg))
 				return 2;
 			break;
+		case 'C':
+			pm_cgroups_configure();
+			break;
 		case 'N':
 			pm_print_pmns(stdout);
 			return 0;
@@ -161,7 +173,7 @@ int main(int argc, char **argv)
 		pmdaUsageMessage(&opts);
 		return 1;
 	}
-	pm_hold_mask |= pm_groups_mask();
+	pm_hold_mask |= pm_groups_mask() | pm_cgroups_mask();
 	pmdaOpenLog(&dispatch);
 	/* root, not pmcd's user: STARTSTATISTICS needs CAP_PERFMON */
 	dispatch.version.any.fetch = meas_fetch;
@@ -177,6 +189,7 @@ int main(int argc, char **argv)
 	pmdaConnect(&dispatch);
 	pm_hold_ensure();
 	pmdaMain(&dispatch);
+	pm_cgroups_stop();
 	pm_groups_stop();
 	if (pm_hold.fd >= 0)
 		mx_hold_stop(&pm_hold);

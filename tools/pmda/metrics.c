@@ -318,6 +318,8 @@ static int build_help(size_t i)
 
 	if (m->kind == PM_K_GROUP)
 		return pm_group_help(m, &one_line[i], &long_help[i]);
+	if (m->kind == PM_K_CGROUP)
+		return pm_cgroup_help(m, &one_line[i], &long_help[i]);
 	if (build_one_line(i))
 		return -ENOMEM;
 
@@ -359,6 +361,8 @@ int pm_metrics_build(void)
 		err = pm_proc_add();
 	if (!err)
 		err = pm_group_metrics();
+	if (!err)
+		err = pm_cgroup_metrics();
 	if (err)
 		return err;
 	long_help = calloc(pm_nmetrics, sizeof(*long_help));
@@ -393,6 +397,8 @@ static const char *indom_oneline(unsigned int serial)
 		return "class.subclass.item[#entry] of user-defined classes";
 	case PM_INDOM_GROUP:
 		return pm_group_indom_help;
+	case PM_INDOM_CGROUP:
+		return pm_cgroup_indom_help;
 	default:
 		return f ? f->label : NULL;
 	}

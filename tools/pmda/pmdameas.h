@@ -47,12 +47,14 @@ enum pm_kind {
 	PM_K_PROC,	/* class 15: an item of each process */
 	PM_K_PROC0,	/* class 15: an item of the table's entry 0 */
 	PM_K_GROUP,	/* process groups (groups.c) */
+	PM_K_CGROUP,	/* cgroups (cgroups.c) */
 };
 
 /* Clusters of the metrics not in the table: above any family index. */
 #define PM_CLUSTER_USER	1000
 #define PM_CLUSTER_PROC	1001	/* and 1002 for meas.proc.table.* */
 #define PM_CLUSTER_GROUP	1100	/* meas.group.* (groups.c) */
+#define PM_CLUSTER_CGROUP	1101	/* meas.cgroup.* (cgroups.c) */
 
 /* The instance domains (serial numbers). */
 enum pm_indom_serial {
@@ -71,6 +73,8 @@ enum pm_indom_serial {
  * subclass 0, which follow PM_INDOM_FIXED0, so that neither moves.
  */
 #define PM_INDOM_GROUP	64
+/* Cgroups, by path (cgroups.c). */
+#define PM_INDOM_CGROUP	65
 
 /**
  * struct pm_metric - one PCP metric
@@ -146,6 +150,18 @@ extern const char pm_group_indom_help[];
 void pm_groups_refresh(void);
 int pm_group_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
 void pm_groups_stop(void);
+
+/* ---- cgroups.c -------------------------------------------------------- */
+
+void pm_cgroups_configure(void);
+uint32_t pm_cgroups_mask(void);
+int pm_cgroup_metrics(void);
+int pm_cgroup_help(const struct pm_metric *m, char **one_line,
+		   char **long_help);
+extern const char pm_cgroup_indom_help[];
+void pm_cgroups_refresh(void);
+int pm_cgroup_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
+void pm_cgroups_stop(void);
 
 /* ---- hold.c ----------------------------------------------------------- */
 

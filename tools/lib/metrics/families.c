@@ -261,3 +261,67 @@ const struct mx_grp_family mx_grp_families[MX_GF_NR] = {
 	[MX_GF_WALKS] = { "meas_process_group_cgroup_walks", MX_COUNTER, "",
 		"Walks of /sys/fs/cgroup to map new cgroup IDs to paths.", 0 },
 };
+
+/* The per-cgroup families (cgtotals.c reads them), a row per series. */
+#define S(fam, type, unit, help, lname, lval, item, minus, ns) \
+	{ fam, type, unit, help, lname, lval, item, minus, ns }
+
+#define STOPS_HELP "Stops of the cgroup's threads, by reason (class 15 items 18-24, 58, 59)."
+#define PAUSED_HELP "Time the cgroup's threads were paused, by reason (class 15 items 40-46, 60)."
+
+const struct mx_cg_series mx_cg_series[] = {
+	S("meas_cgroup_cpu_seconds", MX_COUNTER, "seconds",
+	  "CPU time of the cgroup's threads, those gone included (class 15 item 36).",
+	  NULL, NULL, MEAS_P_CPU_TIME, MX_NONE, 1),
+	S("meas_cgroup_runnable_wait_seconds", MX_COUNTER, "seconds",
+	  "Time the cgroup's threads were runnable, waiting for a CPU (class 15 item 48).",
+	  NULL, NULL, MEAS_P_PAUSE_ACTIVE, MX_NONE, 1),
+	S("meas_cgroup_launches", MX_COUNTER, "",
+	  "Switch-ins of the cgroup's threads (class 15 item 26).",
+	  NULL, NULL, MEAS_P_LAUNCHES, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "disc_blocked", MEAS_P_STOP_DISC_BLOCKED, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "disc_unblocked", MEAS_P_STOP_DISC_UNBLOCKED, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "blocked_io", MEAS_P_STOP_BLOCKED_IO, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "terminal", MEAS_P_STOP_TERMINAL, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "impeded", MEAS_P_STOP_IMPEDED, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "timed_out", MEAS_P_STOP_TIMED_OUT, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "preempted", MEAS_P_STOP_PREEMPTED, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "job_control", MEAS_P_STOP_JOBCTL, MX_NONE, 0),
+	S("meas_cgroup_stops", MX_COUNTER, "", STOPS_HELP, "reason",
+	  "exit", MEAS_P_STOP_EXIT, MX_NONE, 0),
+	S("meas_cgroup_paused_seconds", MX_COUNTER, "seconds", PAUSED_HELP,
+	  "reason", "disc", MEAS_P_PAUSE_DISC, MX_NONE, 1),
+	S("meas_cgroup_paused_seconds", MX_COUNTER, "seconds", PAUSED_HELP,
+	  "reason", "io", MEAS_P_PAUSE_IO, MX_NONE, 1),
+	S("meas_cgroup_paused_seconds", MX_COUNTER, "seconds", PAUSED_HELP,
+	  "reason", "terminal", MEAS_P_PAUSE_TERMINAL, MX_NONE, 1),
+	S("meas_cgroup_paused_seconds", MX_COUNTER, "seconds", PAUSED_HELP,
+	  "reason", "impeded", MEAS_P_PAUSE_IMPEDED, MX_NONE, 1),
+	S("meas_cgroup_paused_seconds", MX_COUNTER, "seconds", PAUSED_HELP,
+	  "reason", "job_control", MEAS_P_PAUSE_JOBCTL, MX_NONE, 1),
+	S("meas_cgroup_disk_ios", MX_COUNTER, "",
+	  "Bios the cgroup's threads submitted (class 15 items 30, 31).",
+	  "op", "read", MEAS_P_DISC_READS, MX_NONE, 0),
+	S("meas_cgroup_disk_ios", MX_COUNTER, "",
+	  "Bios the cgroup's threads submitted (class 15 items 30, 31).",
+	  "op", "write", MEAS_P_DISC_WRITES, MX_NONE, 0),
+	S("meas_cgroup_disk_bytes", MX_COUNTER, "bytes",
+	  "Bytes of the bios the cgroup's threads submitted (class 15 items 50, 61).",
+	  "op", "read", MEAS_P_DISC_READ_BYTES, MX_NONE, 0),
+	S("meas_cgroup_disk_bytes", MX_COUNTER, "bytes",
+	  "Bytes of the bios the cgroup's threads submitted (class 15 items 50, 61).",
+	  "op", "write", MEAS_P_DISC_BYTES, MEAS_P_DISC_READ_BYTES, 0),
+	S("meas_cgroup_threads", MX_GAUGE, "",
+	  "Live threads in the cgroup (and below it, to the exported depth).",
+	  NULL, NULL, MX_CG_THREADS, MX_NONE, 0),
+};
+
+const size_t mx_cg_nseries = ARRAY_SIZE(mx_cg_series);

@@ -14,6 +14,9 @@
  *               families are in families.c)
  *   grpconf.c   the group configuration file
  *   cgmap.c     cgroup v2 IDs to paths
+ *   cgname.c    what a cgroup path names: unit, container, pod
+ *   cgtotals.c  the per-cgroup groups, from the module's totals (their
+ *               families are in families.c)
  *   access.c    which user may see which process: ptrace's rules
  *               (module/logic/access.c) on a class 15 entry
  */
@@ -253,6 +256,96 @@ struct mx_grp_read {
 int mx_groups_start(const struct mx_grpconf *c);
 int mx_groups_read(struct mx_grp_read *r);
 void mx_groups_stop(void);
+
+/* ---- what a cgroup path names (cgname.c) ------------------------------ */
+
+#define MX_CGN_UNIT_LEN	256	/* systemd's longest unit name, and NUL */
+#define MX_CGN_ID_LEN	65	/* a container ID: 64 hex digits, and NUL */
+
+/**
+ * struct mx_cgname - what a cgroup path names
+ * @unit: the deepest systemd unit of the path ("nginx.service"), or ""
+ * @container_id: the container's full ID, or ""
+ * @pod_uid: the pod's UID (Kubernetes), or its ID (podman's 64 hex
+ *	digits), or ""
+ * @runtime: "podman", "docker", "containerd", "cri-o", or NULL
+ * @qos: the pod's QoS class: "guaranteed", "burstable", "besteffort",
+ *	or NULL
+ * @conmon: the cgroup is the container's monitor (conmon), not the
+ *	container
+ */
+struct mx_cgname {
+	char unit[MX_CGN_UNIT_LEN];
+	char container_id[MX_CGN_ID_LEN];
+	char pod_uid[MX_CGN_ID_LEN];
+	const char *runtime;
+	const char *qos;
+	bool conmon;
+};
+
+void mx_cgname_classify(const char *path, struct mx_cgname *out);
+const char *mx_cgname_label(const struct mx_cgname *n, const char *path,
+			    char *buf, size_t len);
+
+/* ---- per-cgroup families (cgtotals.c) --------------------------------- */
+
+#define MX_CG_THREADS		(-2)	/* a series of live threads */
+#define MX_CG_PATH_LEN		512
+#define MX_CG_DEPTH_DEFAULT	3
+#define MX_CG_MAX_DEFAULT	256
+
+/**
+ * struct mx_cg_series - one series of a per-cgroup family
+ * @family: the family's name, with its unit and without "_total"
+ * @type: counter or gauge
+ * @unit: "seconds", "bytes", or ""
+ * @help: one line
+ * @lname: the series' own label (reason, op), or NULL
+ * @lval: its value
+ * @item: the class 15 item, or MX_CG_THREADS
+ * @minus: an item subtracted, or MX_NONE
+ * @ns: nanoseconds, exported as seconds
+ *
+ * The series of a family are consecutive.
+ */
+struct mx_cg_series {
+	const char *family;
+	enum mx_type type;
+	const char *unit;
+	const char *help;
+	const char *lname;
+	const char *lval;
+	int item;
+	int minus;
+	int ns;
+};
+
+extern const struct mx_cg_series mx_cg_series[];
+extern const size_t mx_cg_nseries;
+
+/* One group: a cgroup path cut to the depth, its names and sums. */
+struct mx_cg_group {
+	char path[MX_CG_PATH_LEN];
+	struct mx_cgname names;
+	uint64_t threads;
+	uint64_t v[MEAS_PROC_ITEMS];
+};
+
+/* The groups of one read; @g grows as needed and is kept. */
+struct mx_cg_read {
+	struct mx_cg_group *g;
+	unsigned int ng;
+	unsigned int cap;
+	uint64_t capped;		/* cgroups put in "(other)" */
+	uint64_t hidden;		/* cgroups the exporter may not see */
+	uint64_t overflow_threads;	/* the module's table was full */
+};
+
+int mx_cgroups_start(unsigned int depth, unsigned int max_groups);
+int mx_cgroups_read(struct mx_cg_read *r);
+void mx_cgroups_stop(void);
+uint64_t mx_cg_value(const struct mx_cg_group *g,
+		     const struct mx_cg_series *s);
 
 /* ---- who may see a process (access.c) --------------------------------- */
 

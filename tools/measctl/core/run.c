@@ -9,7 +9,10 @@
  * command was killed, 127/126 if it could not be executed).  --html FILE
  * also writes the report as a page (htmlreport.c) with the disks' rates;
  * --profile runs the command under "measctl profile --folded" to add its
- * flame graph.
+ * flame graph.  --cgroup PATH adds class 15 and reports what that
+ * cgroup's subtree did over the run, from the per-cgroup totals read
+ * before and after: a service's deltas while the command ran (it need
+ * not run in the cgroup: a load test against a service, say).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include "cli/rate.h"
 #include "sched/sched.h"
 #include "disk/disk.h"
+#include "cgroup/cgroup.h"
 
 struct run_args {
 	struct classes cls;
@@ -34,11 +38,15 @@ struct run_args {
 	char **run;		/* what is executed: cmd, or profile of it */
 	char folded[64];	/* --profile: the folded stacks */
 	uint32_t mask;
+	char cgroup[CG_PATH_ARG_LEN];	/* --cgroup PATH, or "" */
 };
 
 struct run_result {
 	struct c0_snap a, b;
 	struct io_snap ia, ib;	/* --html: the disks */
+	struct cg_snap ca, cb;	/* --cgroup: the cgroups */
+	uint64_t cg[MEAS_PROC_ITEMS];	/* its subtree's deltas */
+	bool cg_found;
 	int status;		/* wait status */
 	int exit_code;
 	unsigned int cpus;
@@ -100,6 +108,8 @@ static void run_print_text(FILE *f, const struct run_args *a,
 	fprintf(f, ", %.3f s elapsed, %u CPUs, classes %s\n", secs, r->cpus,
 		cl);
 	c0_print_text(f, &r->a, &r->b, r->cpus);
+	if (r->cg_found)
+		cg_delta_text(f, a->cgroup, r->cg, secs);
 }
 
 static void run_print_json(FILE *f, const struct run_args *a,
@@ -113,6 +123,12 @@ static void run_print_json(FILE *f, const struct run_args *a,
 	json_u64(&j, "cpus", r->cpus);
 	json_mask(&j, "mask", a->mask);
 	c0_print_json(&j, "items", &r->a, &r->b, r->cpus);
+	if (r->cg_found) {
+		json_obj_begin(&j, "cgroup");
+		json_str(&j, "path", a->cgroup);
+		cg_json_items(&j, "items", r->cg);
+		json_obj_end(&j);
+	}
 	json_doc_end(&j);
 }
 
@@ -164,8 +180,23 @@ static int run_write_html(struct cmd_ctx *ctx, const struct run_args *a,
 	return rc;
 }
 
+/* --cgroup: the subtree's deltas, or a warning that it has none. */
+static void run_cgroup_delta(struct cmd_ctx *ctx, const struct run_args *a,
+			     struct run_result *r)
+{
+	int i = cg_snap_find(&r->cb, a->cgroup);
+
+	if (i < 0) {
+		warnx_ctx(ctx, "no totals under cgroup %s (nothing ran there, or nothing you may see)",
+			  a->cgroup);
+		return;
+	}
+	cg_node_delta(&r->ca, &r->cb, (size_t)i, r->cg);
+	r->cg_found = true;
+}
+
 static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
-			FILE *out)
+			FILE *out, struct meas_nl *nl)
 {
 	struct run_result r = { 0 };
 	struct meas_info info;
@@ -176,6 +207,8 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 	if (a->cls.all && meas_info(fd, &info) == 0)
 		a->mask = info.defined_mask;
 	a->mask |= 1U << MEAS_CLASS_GLOBAL;
+	if (nl)
+		a->mask |= 1U << MEAS_CLASS_PROC;
 	format_classes(a->mask, cl, sizeof(cl));
 	err = meas_start(fd, a->mask, &result);
 	if (err)
@@ -187,13 +220,20 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 		return fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
 	if (a->html)
 		io_snapshot(fd, &r.ia, &result);
+	if (nl && cg_snap_take(ctx, nl, &r.ca)) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	rc = run_program(ctx, a->run, &r);
 	if (rc)
-		return rc;
+		goto out;
+	if (nl && !cg_snap_take(ctx, nl, &r.cb))
+		run_cgroup_delta(ctx, a, &r);
 	err = c0_snapshot(fd, &r.b, &result);
 	if (err) {
 		fail_call(ctx, "get", result, -err, "GETSTATISTICS of class 0");
-		return r.exit_code ? r.exit_code : EXIT_FAIL;
+		rc = r.exit_code ? r.exit_code : EXIT_FAIL;
+		goto out;
 	}
 	if (a->html)
 		io_snapshot(fd, &r.ib, &result);
@@ -207,26 +247,41 @@ static int run_measured(struct cmd_ctx *ctx, int fd, struct run_args *a,
 	rc = a->html ? run_write_html(ctx, a, &r) : EXIT_OK;
 	io_snap_free(&r.ia);
 	io_snap_free(&r.ib);
-	return r.exit_code ? r.exit_code : rc;
+	rc = r.exit_code ? r.exit_code : rc;
+out:
+	cg_snap_free(&r.ca);
+	cg_snap_free(&r.cb);
+	return rc;
 }
 
 static int run_do(struct cmd_ctx *ctx, struct run_args *a)
 {
+	struct meas_nl *nl = NULL;
 	FILE *out = stdout;
 	int fd, rc;
 
+	if (a->cgroup[0]) {
+		nl = cg_nl_open(ctx);
+		if (!nl)
+			return EXIT_FAIL;
+	}
 	if (a->output) {
 		out = fopen(a->output, "we");
-		if (!out)
+		if (!out) {
+			if (nl)
+				meas_nl_close(nl);
 			return fail(ctx, errno, "cannot write %s", a->output);
+		}
 	}
 	fd = open_dev(ctx);
 	if (fd < 0) {
 		rc = EXIT_FAIL;
 	} else {
-		rc = run_measured(ctx, fd, a, out);
+		rc = run_measured(ctx, fd, a, out, nl);
 		close(fd);
 	}
+	if (nl)
+		meas_nl_close(nl);
 	if (out != stdout && fclose(out) && !rc)
 		rc = fail(ctx, errno, "cannot write %s", a->output);
 	return rc;
@@ -238,6 +293,8 @@ static int run_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 
 	if (id == 'c')
 		return classes_arg(ctx, arg, &a->cls);
+	if (id == 'g')
+		return cg_path_arg(ctx, arg, a->cgroup, sizeof(a->cgroup));
 	if (id == 'H')
 		a->html = arg;
 	else if (id == 'p')
@@ -282,6 +339,7 @@ static int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "output", 'o', OPT_ARG, 'o' },
 		{ "html", 0, OPT_ARG, 'H' },
 		{ "profile", 0, OPT_NONE, 'p' },
+		{ "cgroup", 0, OPT_ARG, 'g' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct run_args a = { .cls = { .mask = 1U << MEAS_CLASS_GLOBAL } };
@@ -306,10 +364,12 @@ static int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command run_command = {
 	.name = "run",
 	.fn = cmd_run,
-	.args = "[-c CLASSES] [-o FILE] [--html FILE [--profile]] [--] CMD [ARGS...]",
+	.args = "[-c CLASSES] [-o FILE] [--html FILE [--profile]] [--cgroup PATH]\n"
+		"    [--] CMD [ARGS...]",
 	.help = "enable CLASSES (default 0; class 0 is always included) while\n"
 		"    CMD runs, then print the class 0 subclass 0 deltas and rates\n"
 		"    (to FILE with -o); --html: also a self-contained page with\n"
 		"    stops by reason, disk rates and the deltas, --profile: and\n"
-		"    CMD's flame graph; exits with CMD's status",
+		"    CMD's flame graph; --cgroup: also what the cgroup PATH and\n"
+		"    below did meanwhile (class 15 added); exits with CMD's status",
 };

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "pictures/picture.h"
 #include "cli/interval.h"
+#include "cgroup/cgroup.h"
 
 #define IOTRACE_BATCH	1024
 #define IOTRACE_POLL_MIN	0.001
@@ -31,6 +32,7 @@ struct iotrace_args {
 	const char *heatmap;	/* SVG to write, or NULL */
 	const char *from;	/* --json records to draw, or NULL */
 	struct heatmap *hm;	/* the heat map's requests */
+	char cgroup[CG_PATH_ARG_LEN];	/* --cgroup PATH, "" for all */
 };
 
 struct iotrace_totals {
@@ -66,6 +68,7 @@ static void print_record(struct cmd_ctx *ctx, const struct meas_io_record *r,
 {
 	double t = ((double)r->complete_ns - (double)t0) / 1e9;
 	char name[64], comm[17], flags[8], dev[32];
+	const char *cg = cg_id_path(r->cgroup);
 	struct json j;
 
 	meas_dev_name(r->dev, name, sizeof(name));
@@ -75,11 +78,11 @@ static void print_record(struct cmd_ctx *ctx, const struct meas_io_record *r,
 		snprintf(comm, sizeof(comm), "?");
 	rwbs(r, flags);
 	if (!ctx->json) {
-		printf("%-12.6f %-16s %-7d %-10s %-4s %-12llu %-8u %8.3f %8.3f%s%s\n",
+		printf("%-12.6f %-16s %-7d %-10s %-4s %-12llu %-8u %8.3f %8.3f %s%s%s\n",
 		       t, comm, r->pid, name, flags,
 		       (unsigned long long)r->sector, r->bytes,
 		       ms_between(r->insert_ns, r->issue_ns),
-		       ms_between(r->issue_ns, r->complete_ns),
+		       ms_between(r->issue_ns, r->complete_ns), cg,
 		       r->status ? " error" : "",
 		       r->flags & MEAS_IO_F_PARTIAL ? " partial" : "");
 		return;
@@ -98,6 +101,11 @@ static void print_record(struct cmd_ctx *ctx, const struct meas_io_record *r,
 	json_i64(&j, "pid", r->pid);
 	json_i64(&j, "tgid", r->tgid);
 	json_str(&j, "comm", comm);
+	json_u64(&j, "cgroup_id", r->cgroup);
+	if (r->cgroup && strcmp(cg, "-"))
+		json_str(&j, "cgroup", cg);
+	else
+		json_null(&j, "cgroup");
 	json_double(&j, "queue_ms", ms_between(r->insert_ns, r->issue_ns));
 	json_double(&j, "latency_ms", ms_between(r->issue_ns,
 						 r->complete_ns));
@@ -199,6 +207,8 @@ static int iotrace_batch(struct cmd_ctx *ctx, int fd,
 	for (i = 0; i < r.records; i++) {
 		if (a->max && tot->records >= a->max)
 			break;
+		if (a->cgroup[0] && !cg_id_under(buf[i].cgroup, a->cgroup))
+			continue;
 		print_record(ctx, &buf[i], t0);
 		if (a->hm && heat_record(a->hm, &buf[i]))
 			return fail(ctx, ENOMEM, "heat map");
@@ -227,9 +237,9 @@ static int iotrace_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 	if (a->duration > 0)
 		end = t0 + (uint64_t)(a->duration * 1e9);
 	if (!ctx->json)
-		printf("%-12s %-16s %-7s %-10s %-4s %-12s %-8s %8s %8s\n",
+		printf("%-12s %-16s %-7s %-10s %-4s %-12s %-8s %8s %8s %s\n",
 		       "TIME(s)", "COMM", "PID", "DISK", "T", "SECTOR",
-		       "BYTES", "QUE(ms)", "LAT(ms)");
+		       "BYTES", "QUE(ms)", "LAT(ms)", "CGROUP");
 	for (stop = false;;) {
 		rc = iotrace_batch(ctx, fd, a, buf, &flags, t0, &tot, &more);
 		if (rc || (a->max && tot.records >= a->max))
@@ -284,6 +294,8 @@ static int iotrace_opt(struct cmd_ctx *ctx, int id, const char *arg,
 	case 'F':
 		a->from = arg;
 		return EXIT_OK;
+	case 'c':
+		return cg_path_arg(ctx, arg, a->cgroup, sizeof(a->cgroup));
 	default:
 		a->all = true;
 		return EXIT_OK;
@@ -299,6 +311,7 @@ static int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "all", 'a', OPT_NONE, 'a' },
 		{ "heatmap", 0, OPT_ARG, 'H' },
 		{ "from", 0, OPT_ARG, 'F' },
+		{ "cgroup", 'c', OPT_ARG, 'c' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct iotrace_args a = { .poll = 0.1 };
@@ -329,11 +342,13 @@ static int cmd_iotrace(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command iotrace_command = {
 	.name = "iotrace",
 	.fn = cmd_iotrace,
-	.args = "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a] [--heatmap FILE.svg\n"
-		"    [--from FILE.json]]",
+	.args = "[-d SECONDS] [-n COUNT] [-i SECONDS] [-a] [-c PATH]\n"
+		"    [--heatmap FILE.svg [--from FILE.json]]",
 	.help = "enable class 14 while running and print one line per completed\n"
 		"    request (time, command, PID, disk, RWBS, sector, bytes, queue\n"
-		"    and device ms) for SECONDS, COUNT records or until SIGINT;\n"
+		"    and device ms, the cgroup it is charged to) for SECONDS,\n"
+		"    COUNT records or until SIGINT; -c: only the I/O charged to\n"
+		"    the cgroup PATH or below;\n"
 		"    -a starts at the oldest record the ring holds; lost records\n"
 		"    are reported; -i is the poll interval (default 0.1);\n"
 		"    --heatmap: also a latency heat map (SVG) of the records, or\n"

@@ -28,6 +28,7 @@ struct exits_args {
 	uint64_t count;		/* 0: until a signal */
 	double seconds;		/* 0: no limit */
 	bool listen_only;	/* do not hold class 15 */
+	struct proc_opts p;	/* --cgroup PATH */
 };
 
 struct exits_state {
@@ -54,7 +55,7 @@ static void exits_missed(struct exits_state *x, uint64_t n)
 
 static void exits_text(uint64_t seq, const __u64 *e)
 {
-	char user[16], cpu[24], wait[24], life[24];
+	char user[16], cpu[24], wait[24], life[24], cg[PROC_CGROUP_COL + 1];
 	char comm[MEAS_PROC_COMM_LEN + 1];
 	int status = (int)e[MEAS_P_EXIT_STATUS];
 	char how[16];
@@ -64,7 +65,7 @@ static void exits_text(uint64_t seq, const __u64 *e)
 	else
 		snprintf(how, sizeof(how), "signal %d", status & 0x7f);
 	proc_comm(e, comm);
-	printf("%8llu %7llu %7llu %-8s %-10s %10s %10s %10s %8llu %8llu %-10s %s\n",
+	printf("%8llu %7llu %7llu %-8s %-10s %10s %10s %10s %8llu %8llu %-10s %-*s %s\n",
 	       (unsigned long long)seq, (unsigned long long)e[MEAS_P_PID],
 	       (unsigned long long)e[MEAS_P_PPID],
 	       proc_user(e[MEAS_P_UID], user, sizeof(user)), how,
@@ -74,7 +75,8 @@ static void exits_text(uint64_t seq, const __u64 *e)
 	       proc_secs(e[MEAS_P_PAUSE_ACTIVE], wait, sizeof(wait)),
 	       (unsigned long long)e[MEAS_P_LAUNCHES],
 	       (unsigned long long)proc_stops(e),
-	       meas_proc_stop_name(e[MEAS_P_LAST_STOP]), comm);
+	       meas_proc_stop_name(e[MEAS_P_LAST_STOP]),
+	       PROC_CGROUP_COL, proc_cgroup_name(e, cg, sizeof(cg)), comm);
 	fflush(stdout);
 }
 
@@ -88,6 +90,8 @@ static int exits_rec(const struct meas_proc_rec *r, uint64_t seq, void *arg)
 	x->last_seq = seq;
 	if (x->a->count && x->seen >= x->a->count)
 		return 0;
+	if (!proc_in_cgroup(&x->a->p, r->item))
+		return 0;
 	x->seen++;
 	if (!x->ctx->json) {
 		exits_text(seq, r->item);
@@ -96,6 +100,7 @@ static int exits_rec(const struct meas_proc_rec *r, uint64_t seq, void *arg)
 	json_doc_begin(&j, stdout, "exits");
 	json_u64(&j, "seq", seq);
 	json_u64(&j, "slot", r->slot);
+	proc_json_cgroup(&j, r->item);
 	proc_json_items(&j, "items", r->item);
 	json_doc_end(&j);
 	return 0;
@@ -114,10 +119,10 @@ static int exits_loop(struct cmd_ctx *ctx, struct meas_nl *nl, int sfd,
 	uint64_t now;
 
 	if (!ctx->json)
-		printf("%8s %7s %7s %-8s %-10s %10s %10s %10s %8s %8s %-10s %s\n",
+		printf("%8s %7s %7s %-8s %-10s %10s %10s %10s %8s %8s %-10s %-*s %s\n",
 		       "SEQ", "PID", "PPID", "USER", "STATUS", "LIFE-S",
 		       "CPU-S", "WAIT-S", "LAUNCHES", "STOPS", "LAST-STOP",
-		       "COMMAND");
+		       PROC_CGROUP_COL, "CGROUP", "COMMAND");
 	fflush(stdout);
 	while (!x->a->count || x->seen < x->a->count) {
 		timeout = -1;
@@ -153,12 +158,13 @@ static int exits_do(struct cmd_ctx *ctx, const struct exits_args *a)
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
 		return fail(ctx, errno, "signalfd");
-	fd = a->listen_only ? -1 : open_dev(ctx);
-	if (!a->listen_only && fd < 0) {
+	fd = a->listen_only ? -1 : meas_open();
+	/* outside group meas: listen only, and the join says what it needs */
+	if (!a->listen_only && fd < 0 && fd != -EACCES && fd != -EPERM) {
 		close(sfd);
-		return EXIT_FAIL;
+		return fail_open(ctx, -fd);
 	}
-	rc = a->listen_only ? 0 : proc_hold(ctx, fd, "exit records");
+	rc = fd < 0 ? 0 : proc_hold(ctx, fd, "exit records");
 	if (rc)
 		goto close_fd;
 	nl = meas_nl_open(&err);
@@ -193,6 +199,8 @@ static int exits_opt(struct cmd_ctx *ctx, int id, const char *arg,
 	}
 	if (id == 'n')
 		return count_arg(ctx, arg, UINT32_MAX, &a->count);
+	if (id == PROC_OPT_CGROUP)
+		return proc_opt(ctx, id, arg, &a->p);
 	if (parse_seconds(arg, 0.001, 86400.0, &a->seconds))
 		return usage_error(ctx, "bad time '%s' (0.001..86400 s)", arg);
 	return EXIT_OK;
@@ -204,6 +212,7 @@ static int cmd_exits(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "count", 'n', OPT_ARG, 'n' },
 		{ "time", 't', OPT_ARG, 't' },
 		{ "listen-only", 'l', OPT_NONE, 'l' },
+		{ "cgroup", 'c', OPT_ARG, PROC_OPT_CGROUP },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct exits_args a = { 0 };
@@ -222,8 +231,9 @@ static int cmd_exits(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command exits_command = {
 	.name = "exits",
 	.fn = cmd_exits,
-	.args = "[-n COUNT] [-t SECONDS] [-l]",
+	.args = "[-n COUNT] [-t SECONDS] [-l] [-c PATH]",
 	.help = "stream the final record of each process that exits (generic\n"
 		"    netlink group 'exits', CAP_SYS_ADMIN); reports missed ones;\n"
-		"    -l: listen only, class 15 held by someone else",
+		"    -l: listen only, class 15 held by someone else; -c: only\n"
+		"    those that exit in the cgroup PATH or below",
 };

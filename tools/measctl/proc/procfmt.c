@@ -7,11 +7,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "metrics.h"
 #include "cli/cli.h"
+#include "cli/dev.h"
 #include "cli/interval.h"
+#include "cgroup/cgroup.h"
 #include "proc/proc.h"
 
 /**
@@ -38,6 +43,25 @@ int proc_hold(const struct cmd_ctx *ctx, int fd, const char *why)
 			 "STARTSTATISTICS of class 15 (%s)", why);
 }
 
+/*
+ * A read of @s ended with @err: its time stamps; EXIT_FAIL reported if
+ * class 15 is not enabled, else @err for the caller to report.
+ */
+static int proc_snap_taken(const struct cmd_ctx *ctx, struct proc_snap *s,
+			   int err)
+{
+	s->t_ns = mono_ns();
+	s->when.mono = s->t_ns;
+	if (!err && s->nent) {
+		s->when.start = s->items[MEAS_P0_CLOCK_START];
+		s->when.end = s->items[MEAS_P0_CLOCK_END];
+	}
+	if (err == -ENODATA)
+		return fail(ctx, ENODATA,
+			    "class 15 is not enabled (run 'measctl start 15')");
+	return err;
+}
+
 /**
  * proc_snap_take() - read every entry of class 15
  * @ctx: the command
@@ -52,19 +76,113 @@ int proc_snap_take(const struct cmd_ctx *ctx, int fd, struct proc_snap *s)
 
 	memset(s, 0, sizeof(*s));
 	err = meas_proc_all(fd, &s->items, &s->nent, &result);
-	s->t_ns = mono_ns();
-	s->when.mono = s->t_ns;
-	if (!err && s->nent) {
-		s->when.start = s->items[MEAS_P0_CLOCK_START];
-		s->when.end = s->items[MEAS_P0_CLOCK_END];
-	}
-	if (err == -ENODATA)
-		return fail(ctx, ENODATA,
-			    "class 15 is not enabled (run 'measctl start 15')");
+	err = proc_snap_taken(ctx, s, err);
 	if (err)
-		return fail_call(ctx, "GETPROCSTATS", result, -err,
-				 "GETPROCSTATS of every process");
+		return err > 0 ? err : fail_call(ctx, "GETPROCSTATS", result, -err,
+						 "GETPROCSTATS of every process");
 	return 0;
+}
+
+struct nl_fill {
+	struct proc_snap *s;
+	size_t cap;
+};
+
+/* A record of the dump into its slot's entry. */
+static int nl_rec(const struct meas_proc_rec *r, uint64_t seq, void *arg)
+{
+	struct nl_fill *f = arg;
+	struct proc_snap *s = f->s;
+	size_t cap = f->cap;
+	uint64_t *items;
+
+	(void)seq;
+	if (r->slot >= cap) {
+		while (r->slot >= cap)
+			cap = cap ? cap * 2 : 1024;
+		items = realloc(s->items, cap * MEAS_PROC_ITEMS * sizeof(*items));
+		if (!items)
+			return -ENOMEM;
+		memset(items + f->cap * MEAS_PROC_ITEMS, 0,
+		       (cap - f->cap) * MEAS_PROC_ITEMS * sizeof(*items));
+		s->items = items;
+		f->cap = cap;
+	}
+	memcpy(s->items + (size_t)r->slot * MEAS_PROC_ITEMS, r->item,
+	       sizeof(r->item));
+	if (r->slot >= s->nent)
+		s->nent = r->slot + 1;
+	return 0;
+}
+
+/*
+ * Every entry the caller may see, over generic netlink: entry 0 with a
+ * GET, then the dump, each record at its slot (the others empty), as
+ * GETPROCSTATS would give them to this caller.
+ */
+static int proc_snap_take_nl(const struct cmd_ctx *ctx, struct meas_nl *nl,
+			     struct proc_snap *s)
+{
+	struct nl_fill f = { .s = s };
+	struct meas_proc_rec h;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = meas_nl_get(nl, 0, &h);
+	if (!err) {
+		h.slot = 0;
+		err = nl_rec(&h, 0, &f);
+	}
+	if (!err)
+		err = meas_nl_dump(nl, nl_rec, &f);
+	err = proc_snap_taken(ctx, s, err);
+	if (err)
+		return err > 0 ? err : fail(ctx, -err, "reading the processes over netlink");
+	return 0;
+}
+
+/**
+ * proc_src_open() - where class 15 is read from
+ * @ctx: the command
+ * @src: set: /dev/meas (@src->fd), or, for a caller who may not open it
+ *	(outside group meas), the generic netlink family (@src->nl), which
+ *	shows them the processes they may see
+ *
+ * Return: EXIT_OK, or EXIT_FAIL (reported).
+ */
+int proc_src_open(const struct cmd_ctx *ctx, struct proc_src *src)
+{
+	int err = 0;
+
+	src->nl = NULL;
+	src->fd = meas_open();
+	if (src->fd >= 0)
+		return EXIT_OK;
+	if (src->fd != -EACCES && src->fd != -EPERM)
+		return fail_open(ctx, -src->fd);
+	src->nl = meas_nl_open(&err);
+	if (!src->nl)
+		return fail(ctx, -err, "cannot open /dev/meas (%s) nor the generic netlink family",
+			    strerror(-src->fd));
+	return EXIT_OK;
+}
+
+void proc_src_close(struct proc_src *src)
+{
+	if (src->fd >= 0)
+		close(src->fd);
+	if (src->nl)
+		meas_nl_close(src->nl);
+	src->fd = -1;
+	src->nl = NULL;
+}
+
+int proc_src_take(const struct cmd_ctx *ctx, struct proc_src *src,
+		  struct proc_snap *s)
+{
+	if (src->nl)
+		return proc_snap_take_nl(ctx, src->nl, s);
+	return proc_snap_take(ctx, src->fd, s);
 }
 
 void proc_snap_free(struct proc_snap *s)
@@ -205,10 +323,47 @@ int proc_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		o->exited = true;
 		return EXIT_OK;
 	}
+	if (id == PROC_OPT_CGROUP)
+		return cg_path_arg(ctx, arg, o->cgroup, sizeof(o->cgroup));
 	if (proc_key_parse(arg, &o->key))
 		return usage_error(ctx, "bad sort key '%s' (pid, cpu, wait, launches, stops, io, disc, impeded, command, created)",
 				   arg);
 	return EXIT_OK;
+}
+
+bool proc_in_cgroup(const struct proc_opts *o, const void *items)
+{
+	const uint64_t *e = items;
+
+	return !o->cgroup[0] || cg_id_under(e[MEAS_P_CGROUP], o->cgroup);
+}
+
+const char *proc_cgroup_name(const void *items, char *buf, size_t len)
+{
+	const uint64_t *e = items;
+	const char *path = mx_cgmap_path(e[MEAS_P_CGROUP]);
+	struct mx_cgname n;
+
+	if (!path) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	mx_cgname_classify(path, &n);
+	return mx_cgname_label(&n, path, buf, len);
+}
+
+void proc_json_cgroup(struct json *j, const void *items)
+{
+	const uint64_t *e = items;
+	char name[MX_CGN_UNIT_LEN + 32];
+	const char *path = mx_cgmap_path(e[MEAS_P_CGROUP]);
+
+	if (!path) {
+		json_null(j, "cgroup");
+		return;
+	}
+	json_str(j, "cgroup", path);
+	json_str(j, "cgroup_name", proc_cgroup_name(e, name, sizeof(name)));
 }
 
 static enum proc_key sort_key;

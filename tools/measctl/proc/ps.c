@@ -9,9 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/cli.h"
-#include "cli/dev.h"
 #include "proc/proc.h"
 
 struct ps_args {
@@ -21,18 +19,19 @@ struct ps_args {
 
 static void ps_text(const struct proc_row *rows, size_t n)
 {
-	char user[16], cpu[24], wait[24], rb[16], wb[16];
+	char user[16], cpu[24], wait[24], rb[16], wb[16], cg[PROC_CGROUP_COL + 1];
 	char comm[MEAS_PROC_COMM_LEN + 1];
 	const uint64_t *v;
 	size_t i;
 
-	printf("%7s %7s %-8s %-6s %3s %10s %10s %9s %9s %-10s %8s %8s %s\n",
+	printf("%7s %7s %-8s %-6s %3s %10s %10s %9s %9s %-10s %8s %8s %-*s %s\n",
 	       "PID", "PPID", "USER", "STATE", "THR", "CPU-S", "WAIT-S",
-	       "LAUNCHES", "STOPS", "LAST-STOP", "READ", "WRITE", "COMMAND");
+	       "LAUNCHES", "STOPS", "LAST-STOP", "READ", "WRITE",
+	       PROC_CGROUP_COL, "CGROUP", "COMMAND");
 	for (i = 0; i < n; i++) {
 		v = rows[i].v;
 		proc_comm(v, comm);
-		printf("%7llu %7llu %-8s %-6s %3llu %10s %10s %9llu %9llu %-10s %8s %8s %s\n",
+		printf("%7llu %7llu %-8s %-6s %3llu %10s %10s %9llu %9llu %-10s %8s %8s %-*s %s\n",
 		       (unsigned long long)v[MEAS_P_PID],
 		       (unsigned long long)v[MEAS_P_PPID],
 		       proc_user(v[MEAS_P_UID], user, sizeof(user)),
@@ -46,6 +45,7 @@ static void ps_text(const struct proc_row *rows, size_t n)
 		       proc_bytes(v[MEAS_P_DISC_READ_BYTES], rb, sizeof(rb)),
 		       proc_bytes(v[MEAS_P_DISC_BYTES] -
 				  v[MEAS_P_DISC_READ_BYTES], wb, sizeof(wb)),
+		       PROC_CGROUP_COL, proc_cgroup_name(v, cg, sizeof(cg)),
 		       comm);
 	}
 }
@@ -71,6 +71,7 @@ static void ps_json(const struct proc_row *rows, size_t n,
 	for (i = 0; i < n; i++) {
 		json_obj_begin(&j, NULL);
 		json_u64(&j, "slot", rows[i].slot);
+		proc_json_cgroup(&j, rows[i].v);
 		proc_json_items(&j, "items", rows[i].v);
 		json_obj_end(&j);
 	}
@@ -101,20 +102,31 @@ static int ps_snapshot(struct cmd_ctx *ctx, int fd, struct proc_snap *s,
 	return rc;
 }
 
+/* Read every entry (netlink: those the caller may see, no enabling). */
+static int ps_take(struct cmd_ctx *ctx, struct proc_src *src,
+		   struct proc_snap *s, bool *fresh)
+{
+	*fresh = false;
+	if (src->nl)
+		return proc_src_take(ctx, src, s);
+	return ps_snapshot(ctx, src->fd, s, fresh);
+}
+
 static int ps_do(struct cmd_ctx *ctx, const struct ps_args *a)
 {
 	struct proc_row *rows;
+	struct proc_src src;
 	struct proc_snap s;
+	const uint64_t *e;
 	size_t i, n = 0;
 	bool fresh;
-	int fd, rc;
+	int rc;
 	uint64_t st;
 
-	fd = open_dev(ctx);
-	if (fd < 0)
+	if (proc_src_open(ctx, &src))
 		return EXIT_FAIL;
-	rc = ps_snapshot(ctx, fd, &s, &fresh);
-	close(fd);
+	rc = ps_take(ctx, &src, &s, &fresh);
+	proc_src_close(&src);
 	if (rc)
 		return rc;
 	rows = calloc(s.nent ? s.nent : 1, sizeof(*rows));
@@ -123,12 +135,14 @@ static int ps_do(struct cmd_ctx *ctx, const struct ps_args *a)
 		return fail(ctx, ENOMEM, "no memory for %zu rows", s.nent);
 	}
 	for (i = 1; i < s.nent; i++) {
-		st = proc_snap_ent(&s, i)[MEAS_P_STATE];
+		e = proc_snap_ent(&s, i);
+		st = e[MEAS_P_STATE];
 		if (st == MEAS_PSTATE_EMPTY ||
 		    (st == MEAS_PSTATE_EXITED && !a->all && !a->p.exited) ||
-		    (st == MEAS_PSTATE_LIVE && a->p.exited))
+		    (st == MEAS_PSTATE_LIVE && a->p.exited) ||
+		    !proc_in_cgroup(&a->p, e))
 			continue;
-		rows[n].e = proc_snap_ent(&s, i);
+		rows[n].e = e;
 		memcpy(rows[n].v, rows[n].e, sizeof(rows[n].v));
 		rows[n].slot = i;
 		n++;
@@ -160,6 +174,7 @@ static int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "all", 'a', OPT_NONE, 'a' },
 		{ "exited", 'x', OPT_NONE, PROC_OPT_EXITED },
 		{ "sort", 's', OPT_ARG, PROC_OPT_SORT },
+		{ "cgroup", 'c', OPT_ARG, PROC_OPT_CGROUP },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct ps_args a = { .p = { .key = PROC_KEY_PID } };
@@ -178,9 +193,11 @@ static int cmd_ps(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command ps_command = {
 	.name = "ps",
 	.fn = cmd_ps,
-	.args = "[-a] [-x] [-s KEY]",
+	.args = "[-a] [-x] [-s KEY] [-c PATH]",
 	.help = "one line per process of class 15 (GETPROCSTATS): CPU and wait\n"
-		"    time, switches, stops, last stop reason, disc bytes; -a: the\n"
-		"    exited too, -x: only those; -s: sort by KEY (pid, cpu, wait,\n"
-		"    launches, stops, io, disc, impeded, command, created)",
+		"    time, switches, stops, last stop reason, disc bytes, cgroup;\n"
+		"    -a: the exited too, -x: only those; -s: sort by KEY (pid, cpu,\n"
+		"    wait, launches, stops, io, disc, impeded, command, created);\n"
+		"    -c: only the cgroup PATH and below; outside group meas: over\n"
+		"    netlink, the processes the caller may see",
 };

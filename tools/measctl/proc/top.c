@@ -28,6 +28,7 @@ struct top_args {
 	struct proc_opts p;	/* -s KEY; -x: the exited too */
 	uint64_t lines;		/* rows shown, 0: all */
 	struct proc_row *rows;	/* the rows of an interval, kept */
+	struct proc_src src;	/* where a live view reads */
 };
 
 /* Whether a counter of the entry changed from @p to @e. */
@@ -52,7 +53,8 @@ static size_t top_rows(const struct proc_snap *a, const struct proc_snap *b,
 	for (i = 1; i < b->nent; i++) {
 		e = proc_snap_ent(b, i);
 		p = proc_snap_find(a, i, e[MEAS_P_GENERATION]);
-		if (e[MEAS_P_STATE] == MEAS_PSTATE_EMPTY)
+		if (e[MEAS_P_STATE] == MEAS_PSTATE_EMPTY ||
+		    !proc_in_cgroup(&t->p, e))
 			continue;
 		/*
 		 * Exited before the interval: nothing happened.  (A replay's
@@ -84,6 +86,7 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 {
 	const uint64_t *h = proc_snap_ent(b, 0);
 	char user[16], rb[16], wb[16], comm[MEAS_PROC_COMM_LEN + 1];
+	char cg[PROC_CGROUP_COL + 1];
 	const uint64_t *v;
 	size_t i;
 
@@ -96,14 +99,14 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 	       (unsigned long long)h[MEAS_P0_EXITED],
 	       (unsigned long long)h[MEAS_P0_OVERFLOW],
 	       (unsigned long long)h[MEAS_P0_THREADS_LIVE]);
-	printf("%7s %-8s %6s %6s %7s %7s %6s %6s %6s %6s %6s %-10s %8s %8s %s\n",
+	printf("%7s %-8s %6s %6s %7s %7s %6s %6s %6s %6s %6s %-10s %8s %8s %-*s %s\n",
 	       "PID", "USER", "%CPU", "%WAIT", "SW/s", "STOP/s", "%DISC",
 	       "%IO", "%TERM", "%IMP", "TMO", "LAST-STOP", "READ/s",
-	       "WRITE/s", "COMMAND");
+	       "WRITE/s", PROC_CGROUP_COL, "CGROUP", "COMMAND");
 	for (i = 0; i < n && (!t->lines || i < t->lines); i++) {
 		v = rows[i].v;
 		proc_comm(v, comm);
-		printf("%7llu %-8s %6.1f %6.1f %7.0f %7.0f %6.1f %6.1f %6.1f %6.1f %6llu %-10s %8s %8s %s%s\n",
+		printf("%7llu %-8s %6.1f %6.1f %7.0f %7.0f %6.1f %6.1f %6.1f %6.1f %6llu %-10s %8s %8s %-*s %s%s\n",
 		       (unsigned long long)v[MEAS_P_PID],
 		       proc_user(v[MEAS_P_UID], user, sizeof(user)),
 		       pct(v[MEAS_P_CPU_TIME], secs),
@@ -121,6 +124,8 @@ static void top_text(const struct proc_snap *b, const struct proc_row *rows,
 		       proc_bytes(rate_per_s(v[MEAS_P_DISC_BYTES] -
 					     v[MEAS_P_DISC_READ_BYTES], secs),
 				  wb, sizeof(wb)),
+		       PROC_CGROUP_COL, t->v.arch.path ? "-" :
+		       proc_cgroup_name(v, cg, sizeof(cg)),
 		       comm,
 		       v[MEAS_P_STATE] == MEAS_PSTATE_EXITED ? " (exited)" : "");
 	}
@@ -153,6 +158,10 @@ static void top_json(const struct proc_snap *b, const struct proc_row *rows,
 		json_u64(&j, "uid", v[MEAS_P_UID]);
 		proc_comm(v, comm);
 		json_str(&j, "command", comm);
+		if (t->v.arch.path)	/* no paths in an archive */
+			json_null(&j, "cgroup");
+		else
+			proc_json_cgroup(&j, v);
 		json_str(&j, "state", proc_state_name(v[MEAS_P_STATE]));
 		json_u64(&j, "threads", v[MEAS_P_THREADS]);
 		json_double(&j, "cpu_pct", pct(v[MEAS_P_CPU_TIME], secs));
@@ -219,8 +228,10 @@ static int top_show(struct cmd_ctx *ctx, uint64_t n, const void *sa,
 
 static int top_take(struct cmd_ctx *ctx, int fd, void *s, void *data)
 {
-	(void)data;
-	return proc_snap_take(ctx, fd, s);
+	struct top_args *t = data;
+
+	(void)fd;
+	return proc_src_take(ctx, &t->src, s);
 }
 
 static uint64_t top_taken(const void *s)
@@ -259,18 +270,23 @@ static const struct view_ops top_ops = {
 	.release = top_release,
 };
 
+/*
+ * Live: class 15 held on /dev/meas; a caller outside group meas reads
+ * over netlink what someone else holds, their own processes.
+ */
 static int top_do(struct cmd_ctx *ctx, struct top_args *t)
 {
 	sigset_t set;
-	int fd, rc;
+	int rc = 0;
 
-	fd = interval_open(ctx, &set);
-	if (fd < 0)
+	meas_block_stop_signals(&set);
+	if (proc_src_open(ctx, &t->src))
 		return EXIT_FAIL;
-	rc = proc_hold(ctx, fd, "the live view");
+	if (t->src.fd >= 0)
+		rc = proc_hold(ctx, t->src.fd, "the live view");
 	if (!rc)
-		rc = view_live(ctx, fd, &set, &t->v, &top_ops, t);
-	close(fd);
+		rc = view_live(ctx, t->src.fd, &set, &t->v, &top_ops, t);
+	proc_src_close(&t->src);
 	return rc;
 }
 
@@ -284,7 +300,8 @@ static int top_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 					   arg, UINT32_MAX);
 		return EXIT_OK;
 	}
-	if (id == PROC_OPT_SORT || id == PROC_OPT_EXITED)
+	if (id == PROC_OPT_SORT || id == PROC_OPT_EXITED ||
+	    id == PROC_OPT_CGROUP)
 		return proc_opt(ctx, id, arg, &t->p);
 	return view_opt(ctx, id, arg, &t->v);
 }
@@ -295,6 +312,7 @@ static int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "lines", 'N', OPT_ARG, 'N' },
 		{ "sort", 's', OPT_ARG, PROC_OPT_SORT },
 		{ "exited", 'x', OPT_NONE, PROC_OPT_EXITED },
+		{ "cgroup", 'c', OPT_ARG, PROC_OPT_CGROUP },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct top_args t = {
@@ -313,6 +331,8 @@ static int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = view_check(ctx, &st, &t.v);
 	if (rc)
 		return rc;
+	if (t.v.arch.path && t.p.cgroup[0])
+		return usage_error(ctx, "--cgroup is for a live view: an archive holds no cgroup paths");
 	rc = t.v.arch.path ? view_replay(ctx, &t.v, &top_ops, &t) :
 			     top_do(ctx, &t);
 	free(t.rows);
@@ -322,11 +342,12 @@ static int cmd_top(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command top_command = {
 	.name = "top",
 	.fn = cmd_top,
-	.args = "[-i SECONDS] [-n COUNT] [-N LINES] [-s KEY] [-x]\n"
+	.args = "[-i SECONDS] [-n COUNT] [-N LINES] [-s KEY] [-x] [-c PATH]\n"
 		"    [--archive PATH [-S START] [-T FINISH]]",
 	.help = "live view of class 15 every SECONDS (default 2): %CPU, %WAIT\n"
 		"    (runnable), switches and stops/s, paused % by reason, last\n"
-		"    stop, disc bytes/s; sorted by KEY (default cpu); -x: also\n"
-		"    processes that exited in the interval; --archive: the same\n"
-		"    from a PCP archive of pmdameas -P",
+		"    stop, disc bytes/s, cgroup; sorted by KEY (default cpu); -x:\n"
+		"    also processes that exited in the interval; -c: only the\n"
+		"    cgroup PATH and below; --archive: the same from a PCP archive\n"
+		"    of pmdameas -P",
 };
