@@ -61,6 +61,8 @@ run selftests/measctl/task_cmds_test.sh "$out"
 # its race forced (sec_test's last test reloads meas.ko), then one
 # unprivileged user trying everything at once for 30 s
 "$out/sec_test" || status=1
+# the second review (issue 37): a test for each finding
+"$out/sec2_test" || status=1
 "$out/adversary" || status=1
 
 # random ioctls: every errno must be one the uapi header documents

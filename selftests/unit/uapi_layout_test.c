@@ -236,6 +236,8 @@ MEAS_OFFSET(meas_io_record, complete_ns, 72);
 MEAS_OFFSET(meas_io_record, seq, 80);
 MEAS_OFFSET(meas_io_record, comm, 88);
 MEAS_OFFSET(meas_io_record, reserved, 104);
+MEAS_OFFSET(meas_io_record, proc_start_ns, 112);
+MEAS_OFFSET(meas_io_record, proc_exec_id, 120);
 /* struct meas_iotrace_read */
 MEAS_SIZE(meas_iotrace_read, 88);
 MEAS_OFFSET(meas_iotrace_read, size, 0);

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The security model in the VM, the second review (issue 37,
+ * Documentation/security.rst): one test for each finding, each failing
+ * on the module before its fix.  Races are forced with the test build's
+ * windows (module/core/inject.c), never hoped for.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <linux/meas.h>
+
+#include "kselftest_harness.h"
+#include "common.h"
+#include "seclib.h"
+#include "tasklib.h"
+
+/* The roles this program plays when it executes itself (sec2_role()). */
+#define ROLE_ENV	"MEAS_SEC2_ROLE"
+
+/* ---- 1: class 14 judges a record by its process, not by its number ----- */
+
+#define IO_N		16	/* reads of each process */
+#define IO_MINE		64	/* first block the reading process reads */
+
+/* The class 14 ring of the test: its open file and disk, its shape. */
+static int io_fd = -1, io_blk = -1;
+static uint64_t io_capacity, io_parts;
+
+/* @n direct reads of @fd from block @first on: 0 or -1. */
+static int reads_at(int fd, int n, int first)
+{
+	void *buf;
+	int i, err = 0;
+
+	if (posix_memalign(&buf, DIRECT_IO_BS, DIRECT_IO_BS))
+		return -1;
+	for (i = 0; i < n && !err; i++)
+		if (pread(fd, buf, DIRECT_IO_BS,
+			  (off_t)(first + i) * DIRECT_IO_BS) != DIRECT_IO_BS)
+			err = -1;
+	free(buf);
+	return err;
+}
+
+/*
+ * As the caller: its own IO_N reads from block IO_MINE, then a GET of the
+ * whole ring.  Exit status: 0 if it was given its own reads and nothing
+ * else; 10 + the records of another process (the same PID, an earlier
+ * process or program) it was given; 2 if its own were missing.
+ */
+static int io_read_ring(void)
+{
+	uint64_t first = MEAS_IO_H_PART0 + io_parts * MEAS_IO_PART_WORDS;
+	uint64_t words = io_capacity * MEAS_IO_RECORD_WORDS, i;
+	const struct meas_io_record *r;
+	int mine = 0, others = 0, rc;
+	uint64_t *out;
+
+	out = calloc(words, sizeof(*out));
+	if (!out || reads_at(io_blk, IO_N, IO_MINE))
+		return 1;
+	if (meas_get(io_fd, MEAS_CLASS_IO, 0, first, words, out,
+		     words * sizeof(*out), &rc))
+		return 3;
+	for (i = 0; i < io_capacity; i++) {
+		r = (const void *)&out[i * MEAS_IO_RECORD_WORDS];
+		if (!r->tgid)
+			continue;
+		if (r->tgid == getpid() && r->sector >= IO_MINE * 8)
+			mine++;
+		else
+			others++;
+	}
+	printf("# pid %d: %d records of its own, %d of another process\n",
+	       getpid(), mine, others);
+	free(out);
+	if (others)
+		return 10 + (others > 100 ? 100 : others);
+	return mine < IO_N ? 2 : 0;
+}
+
+static int io_reuse_reader(void *arg __attribute__((unused)))
+{
+	if (become(U1, U1))
+		return 1;
+	drop_caps();
+	return io_read_ring();
+}
+
+/* Class 14 on, a small ring, null_blk open for direct reads. */
+static void io_setup(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(0, null_blk_load("queue_mode=2 nr_devices=1"));
+	set_param("io_records", "256");
+	io_fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, io_fd);
+	ASSERT_EQ(0, meas_start(io_fd, 1U << MEAS_CLASS_IO, NULL));
+	io_capacity = io_item(io_fd, MEAS_IO_H_CAPACITY);
+	io_parts = io_item(io_fd, MEAS_IO_H_PARTS);
+	io_blk = open("/dev/nullb0", O_RDONLY | O_DIRECT);
+	ASSERT_LE(0, io_blk);
+}
+
+static void io_teardown(void)
+{
+	close(io_blk);
+	meas_stop(io_fd, 1U << MEAS_CLASS_IO, NULL);
+	close(io_fd);
+	set_param("io_records", "4096");
+	null_blk_unload();
+}
+
+/*
+ * U2's process reads and exits; a process of U1 takes its PID while its
+ * records are in the ring, and reads the ring: it sees its own reads,
+ * none of U2's.
+ */
+TEST(io_reused_pid_sees_nothing)
+{
+	pid_t victim, reader;
+	int st;
+
+	io_setup(_metadata);
+	victim = fork();
+	if (!victim)
+		_exit(become(U2, U2) || reads_at(io_blk, IO_N, 0) ? 1 : 0);
+	waitpid(victim, &st, 0);
+	ASSERT_EQ(0, st);
+	reader = fork_as(victim, io_reuse_reader);
+	ASSERT_EQ(victim, reader);
+	waitpid(reader, &st, 0);
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	io_teardown();
+}
+
+static char suid_dir[96], suid_prog[128], self_exe[256];
+
+/*
+ * The set-user-ID program of io_setuid_exec_sees_nothing_before, as
+ * newgrp is: it reads as root, gives up root and executes the user's
+ * program (this one, as the reader) under the same PID.
+ */
+static int role_suid_io(void)
+{
+	uid_t u = getuid();
+	gid_t g = getgid();
+
+	if (geteuid() != 0 || reads_at(io_blk, IO_N, 0))
+		return 1;
+	if (setresgid(g, g, g) || setresuid(u, u, u))
+		return 1;
+	setenv(ROLE_ENV, "reader", 1);
+	execl(self_exe, self_exe, (char *)NULL);
+	return 1;
+}
+
+/* This program executed by a test as a helper: play the role, exit. */
+__attribute__((constructor)) static void sec2_role(void)
+{
+	const char *role = getenv(ROLE_ENV);
+
+	if (!role)
+		return;
+	io_fd = atoi(getenv("MEAS_SEC2_FD") ?: "-1");
+	io_blk = atoi(getenv("MEAS_SEC2_BLK") ?: "-1");
+	io_capacity = strtoull(getenv("MEAS_SEC2_CAP") ?: "0", NULL, 10);
+	io_parts = strtoull(getenv("MEAS_SEC2_PARTS") ?: "0", NULL, 10);
+	snprintf(self_exe, sizeof(self_exe), "%s",
+		 getenv("MEAS_SEC2_EXE") ?: "");
+	if (!strcmp(role, "suid-io"))
+		_exit(role_suid_io());
+	if (!strcmp(role, "reader"))
+		_exit(io_read_ring());
+	_exit(99);
+}
+
+/* Environment for a role: the ring's file, disk and shape, the program. */
+static void role_env(const char *role)
+{
+	char v[32];
+
+	setenv(ROLE_ENV, role, 1);
+	snprintf(v, sizeof(v), "%d", io_fd);
+	setenv("MEAS_SEC2_FD", v, 1);
+	snprintf(v, sizeof(v), "%d", io_blk);
+	setenv("MEAS_SEC2_BLK", v, 1);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)io_capacity);
+	setenv("MEAS_SEC2_CAP", v, 1);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)io_parts);
+	setenv("MEAS_SEC2_PARTS", v, 1);
+	setenv("MEAS_SEC2_EXE", self_exe, 1);
+}
+
+/* A tmpfs that honours set-user-ID bits, with a copy of this program. */
+static void suid_copy(struct __test_metadata *_metadata, const char *dir)
+{
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	ASSERT_LT(0, n);
+	self_exe[n] = '\0';
+	snprintf(suid_dir, sizeof(suid_dir), "%s/suid", dir);
+	ASSERT_EQ(0, mkdir(suid_dir, 0755));
+	ASSERT_EQ(0, mount("none", suid_dir, "tmpfs", 0, "mode=0755"));
+	snprintf(suid_prog, sizeof(suid_prog), "%s/sec2", suid_dir);
+	ASSERT_EQ(0, copy_file(self_exe, suid_prog, 04755));
+}
+
+static void suid_remove(const char *dir)
+{
+	umount(suid_dir);
+	rmdir(suid_dir);
+	rmdir(dir);
+}
+
+/*
+ * newgrp: U1's process executes a set-user-ID program, which reads as
+ * root and then executes U1's program under the same PID.  That program
+ * sees its own reads, none of the set-user-ID program's.
+ */
+TEST(io_setuid_exec_sees_nothing_before)
+{
+	char dir[] = "/tmp/meas-sec2-XXXXXX";
+	pid_t pid;
+	int st;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, chmod(dir, 0755));
+	suid_copy(_metadata, dir);
+	io_setup(_metadata);
+	pid = fork();
+	if (!pid) {
+		if (become(U1, U1))
+			_exit(97);
+		role_env("suid-io");
+		execl(suid_prog, suid_prog, (char *)NULL);
+		_exit(98);
+	}
+	waitpid(pid, &st, 0);
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	io_teardown();
+	suid_remove(dir);
+}
+
+TEST_HARNESS_MAIN
