@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/quota.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <linux/meas.h>
@@ -249,6 +250,116 @@ TEST(io_setuid_exec_sees_nothing_before)
 	EXPECT_EQ(0, WEXITSTATUS(st));
 	io_teardown();
 	suid_remove(dir);
+}
+
+/* ---- 2: the task file is written with the starter's credentials -------- */
+
+#define QUOTA_KIB	256	/* U1's hard limit of blocks on the file system */
+
+static char quota_mnt[96], quota_dev[64], quota_file[128];
+
+/* A child that makes system calls for @arg seconds (at most). */
+static int svc_loop(void *arg)
+{
+	double end = now_s() + (double)(long)arg;
+
+	while (now_s() < end)
+		getppid();
+	return 0;
+}
+
+/*
+ * As U1: measure a child of its own that makes system calls as fast as
+ * it can, its file on the file system where U1's quota is QUOTA_KIB,
+ * until the file stops growing; then STOP.  Exit status: 0 if the file
+ * kept within the quota and STOP said why it ended (MEAS_TASK_FILEIO),
+ * 10 if it went past the quota, 11 if STOP said nothing.
+ */
+static int quota_run(void *arg __attribute__((unused)))
+{
+	struct meas_task_start k;
+	struct meas_task_stop ks;
+	off_t size = 0, last = -1;
+	int fd, go, st, i, rc;
+	struct stat sb;
+	pid_t pid;
+
+	fd = open(MEAS_DEVICE, O_RDWR);
+	pid = spawn(svc_loop, (void *)4L, &go);
+	if (fd < 0 || pid < 0 ||
+	    tstart(fd, pid, 0, MEAS_TASK_SVC, MEAS_TASK_LOAD_STD, quota_file,
+		   &k))
+		return 1;
+	if (write(go, "g", 1) != 1)
+		return 2;
+	/* the writer flushes every 200 ms: until it stops growing */
+	for (i = 0; i < 40 && size != last; i++) {
+		sleep_ms(300);
+		last = size;
+		size = stat(quota_file, &sb) ? 0 : sb.st_size;
+	}
+	rc = tstop(fd, pid, &ks);
+	waitpid(pid, &st, 0);
+	printf("# file %lld bytes at a quota of %d KiB; STOP: %d, result %d\n",
+	       (long long)size, QUOTA_KIB, rc, ks.result);
+	if (size > QUOTA_KIB * 1024)
+		return 10;
+	return ks.result == MEAS_TASK_FILEIO ? 0 : 11;
+}
+
+/* An ext4 of 32 MiB on a loop device, with U1's hard limit QUOTA_KIB. */
+static void quota_setup(struct __test_metadata *_metadata, const char *dir)
+{
+	struct if_dqblk dq = {
+		.dqb_bhardlimit = QUOTA_KIB, .dqb_valid = QIF_BLIMITS,
+	};
+	char cmd[1024], img[128];
+	FILE *p;
+
+	snprintf(img, sizeof(img), "%s/fs.img", dir);
+	snprintf(quota_mnt, sizeof(quota_mnt), "%s/mnt", dir);
+	snprintf(quota_file, sizeof(quota_file), "%s/out", quota_mnt);
+	ASSERT_EQ(0, mkdir(quota_mnt, 0755));
+	snprintf(cmd, sizeof(cmd),
+		 "modprobe loop && modprobe ext4 && modprobe quota_v2 && truncate -s 32M %s && "
+		 "mkfs.ext4 -q -O quota -E quotatype=usrquota %s && "
+		 "losetup -f --show %s", img, img, img);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, fgets(quota_dev, sizeof(quota_dev), p));
+	pclose(p);
+	quota_dev[strcspn(quota_dev, "\n")] = '\0';
+	/* usrquota: the quota feature's limits enforced, not only counted */
+	ASSERT_EQ(0, mount(quota_dev, quota_mnt, "ext4", 0, "usrquota"));
+	ASSERT_EQ(0, chmod(quota_mnt, 01777));
+	ASSERT_EQ(0, quotactl(QCMD(Q_SETQUOTA, USRQUOTA), quota_dev, U1,
+			      (caddr_t)&dq));
+}
+
+static void quota_teardown(const char *dir)
+{
+	char cmd[256];
+
+	umount(quota_mnt);
+	snprintf(cmd, sizeof(cmd), "losetup -d %s; rm -rf %s", quota_dev, dir);
+	if (system(cmd))
+		printf("# cleanup of %s failed\n", dir);
+}
+
+/*
+ * U1 measures its own process into a file on a file system where its
+ * quota is QUOTA_KIB: the file stays within the quota and STOP says that
+ * the file could not be written (EDQUOT), as a write of U1's own would.
+ */
+TEST(task_file_stops_at_the_quota)
+{
+	char dir[] = "/tmp/meas-quota-XXXXXX";
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, chmod(dir, 0755));
+	quota_setup(_metadata, dir);
+	EXPECT_EQ(0, as_user(U1, quota_run, NULL));
+	quota_teardown(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -151,7 +151,9 @@ int meas_taskfile_open(const char *path, bool std, int *file_errno,
  * @f: from meas_taskfile_open(); @m holds its reference now
  *
  * The file keeps growing up to the starter's RLIMIT_FSIZE, which the
- * writer (a kernel worker, whose own limit is infinite) applies.
+ * writer (a kernel worker, whose own limit is infinite) applies, and
+ * within the starter's quota: the writer writes with the file's
+ * credentials (meas_taskfile_flush()).
  */
 void meas_taskfile_use(struct meas_task *m, struct file *f)
 {
@@ -162,13 +164,25 @@ void meas_taskfile_use(struct meas_task *m, struct file *f)
 
 /* ---- the writer ------------------------------------------------------ */
 
-/* Write what is buffered; after an error, later records are dropped. */
+/*
+ * Write what is buffered; after an error, later records are dropped.
+ * With the credentials the file was opened with, the starter's, not the
+ * writer's: a kernel worker is root with every capability, and quotas
+ * (dquot's ignore_hardlimit()) and ext4's reserved blocks would let it
+ * write past the starter's limits (CAP_SYS_RESOURCE).
+ */
 int meas_taskfile_flush(struct meas_task *m)
 {
+	const struct cred *old;
 	size_t done = 0;
 	loff_t pos = 0;
 	ssize_t n;
 
+	if (m->werr || !m->wlen) {
+		m->wlen = 0;
+		return m->werr;
+	}
+	old = override_creds(m->out->f_cred);
 	while (!m->werr && done < m->wlen) {
 		n = kernel_write(m->out, m->wbuf + done, m->wlen - done, &pos);
 		if (n <= 0) {
@@ -180,6 +194,7 @@ int meas_taskfile_flush(struct meas_task *m)
 			m->fbytes += n;
 		}
 	}
+	revert_creds(old);
 	m->wlen = 0;
 	return m->werr;
 }
