@@ -41,6 +41,10 @@ PKGS="$PKGS mmdebstrap"
 # record sampling at the sampler's rate, run in the test VM from the
 # host root
 PKGS="$PKGS libbpf-tools bpftrace linux-perf"
+# the security tests: a FUSE file system that stops answering, for the
+# task file's end (selftests/stallfs.c: libfuse3; fuse3 for its mount
+# helper)
+PKGS="$PKGS libfuse3-dev fuse3"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

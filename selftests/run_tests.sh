@@ -53,7 +53,8 @@ run "$out/proc_test"
 run selftests/measctl/proc_cmds_test.sh
 
 # task measurement: START/STOP-TASK-MEASUREMENT and measctl task
-# (task_test's last test unloads meas.ko under a measurement and reloads it)
+# (task_test's last test: rmmod refused under a measurement, then after
+# its STOP, and meas.ko loaded again)
 run "$out/task_test"
 run selftests/measctl/task_cmds_test.sh "$out"
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/quota.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/meas.h>
 
@@ -360,6 +363,305 @@ TEST(task_file_stops_at_the_quota)
 	quota_setup(_metadata, dir);
 	EXPECT_EQ(0, as_user(U1, quota_run, NULL));
 	quota_teardown(dir);
+}
+
+/* ---- 3: no end waits without bound on a file that does not answer ------ */
+
+#define BOUND_MS	(3 * MEAS_TASK_END_WAIT_MS)	/* a bounded step's limit */
+
+static pid_t fuse_pid = -1;
+static int fuse_out = -1;
+static char fuse_mnt[96];
+
+/* stallfs on @mnt (built beside this program): 0 once it is mounted. */
+static int fuse_start(const char *mnt)
+{
+	char prog[300], line[32] = "";
+	int p[2];
+
+	snprintf(prog, sizeof(prog), "%s", self_exe);
+	snprintf(strrchr(prog, '/') + 1, 16, "stallfs");
+	if (system("modprobe fuse") || pipe(p))
+		return -1;
+	fuse_pid = fork();
+	if (!fuse_pid) {
+		dup2(p[1], 1);
+		execl(prog, "stallfs", mnt, (char *)NULL);
+		_exit(99);
+	}
+	close(p[1]);
+	fuse_out = p[0];
+	return read(fuse_out, line, sizeof(line) - 1) > 0 &&
+	       !strncmp(line, "mounted", 7) ? 0 : -1;
+}
+
+/* Wait up to @ms for stallfs to hold @n writes: 0, or -1. */
+static int fuse_held(int n, int ms)
+{
+	static char buf[4096];
+	static size_t len;
+	struct pollfd pfd = { .fd = fuse_out, .events = POLLIN };
+	double end = now_s() + ms / 1000.0;
+	ssize_t r;
+	int held;
+	char *l;
+
+	for (;;) {
+		buf[len] = '\0';
+		l = strrchr(buf, 'h');
+		if (l && sscanf(l, "held %d", &held) == 1 && held >= n)
+			return 0;
+		if (now_s() > end || poll(&pfd, 1, 100) < 0)
+			return -1;
+		if (pfd.revents & POLLIN) {
+			r = read(fuse_out, buf + len, sizeof(buf) - 1 - len);
+			if (r <= 0)
+				return -1;
+			len += r;
+			if (len > sizeof(buf) / 2) {
+				memmove(buf, buf + len / 2, len - len / 2);
+				len -= len / 2;
+			}
+		}
+	}
+}
+
+/* Write to stallfs's control file @name (".stall", ".resume"). */
+static int fuse_ctl(const char *name)
+{
+	char path[128];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/%s", fuse_mnt, name);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	if (fd < 0)
+		return -1;
+	rc = write(fd, "1", 1) == 1 ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+static void fuse_stop(void)
+{
+	if (fuse_pid > 0) {
+		kill(fuse_pid, SIGTERM);
+		if (wait_for(fuse_pid, 5000) < 0)
+			reap(fuse_pid);
+	}
+	umount2(fuse_mnt, MNT_DETACH);
+	close(fuse_out);
+	fuse_pid = -1;
+}
+
+/*
+ * Put @fd in flight in a unix socket that holds itself, and close
+ * everything: only the sockets' garbage collector can release @fd now.
+ */
+static void in_flight_close(int fd)
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int sv[2], fds[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return;
+	fds[0] = fd;
+	fds[1] = sv[1];		/* the receiver in its own queue: a cycle */
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(c), fds, sizeof(fds));
+	if (sendmsg(sv[0], &msg, 0) != 1)
+		printf("# sendmsg: %s\n", strerror(errno));
+	close(fd);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* Milliseconds child @pid took to exit (-1: not within @ms); *@st its status. */
+static long exit_ms(pid_t pid, int ms, int *st)
+{
+	double t0 = now_s();
+
+	*st = wait_for(pid, ms);
+	return *st == -1 ? -1 : (long)((now_s() - t0) * 1000);
+}
+
+/* Wait up to @ms for EOF on @fd (its writing end released): 0 or -1. */
+static int eof_within(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	return poll(&pfd, 1, ms) == 1 && read(fd, &c, 1) == 0 ? 0 : -1;
+}
+
+/* STOP of @pid on a new /dev/meas: exit status 0..255 = its result. */
+static int stop_child(pid_t pid)
+{
+	struct meas_task_stop k;
+	int fd = open(MEAS_DEVICE, O_RDWR);
+
+	if (fd < 0)
+		_exit(255);
+	tstop(fd, pid, &k);
+	_exit(k.result);
+}
+
+static int rmmod_child(void)
+{
+	if (!syscall(SYS_delete_module, "meas", O_NONBLOCK))
+		_exit(0);
+	_exit(errno == EAGAIN || errno == EBUSY ? 1 : 2);
+}
+
+static void reload(void)
+{
+	char cmd[256];
+
+	if (param("max_tasks") >= 0)
+		return;
+	snprintf(cmd, sizeof(cmd), "insmod %s && selftests/meas-udev.sh",
+		 getenv("MEAS_KO") ?: "module/meas.ko");
+	if (system(cmd))
+		printf("# reload failed\n");
+}
+
+/* stallfs mounted in a directory of its own, and a measured process. */
+FIXTURE(stalled)
+{
+	char dir[32], path[160];
+	pid_t pid;
+	int go, fd;
+};
+
+FIXTURE_SETUP(stalled)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/meas-fuse-XXXXXX");
+	ASSERT_LT(0, readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1));
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(fuse_mnt, sizeof(fuse_mnt), "%s/mnt", self->dir);
+	ASSERT_EQ(0, mkdir(fuse_mnt, 0755));
+	ASSERT_EQ(0, fuse_start(fuse_mnt));
+	snprintf(self->path, sizeof(self->path), "%s/out", fuse_mnt);
+	self->pid = spawn(svc_loop, (void *)60L, &self->go);
+	self->fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(stalled)
+{
+	reap(self->pid);
+	close(self->go);
+	fuse_ctl(".resume");
+	fuse_stop();
+	rmdir(fuse_mnt);
+	rmdir(self->dir);
+	reload();
+}
+
+/* Measure the fixture's process (@flags) until its writer is stuck. */
+static void stall_writer(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(stalled) *self, unsigned int flags)
+{
+	struct meas_task_start k;
+
+	ASSERT_EQ(0, tstart(self->fd, self->pid, 0, MEAS_TASK_SVC | flags,
+			    MEAS_TASK_LOAD_STD, self->path, &k));
+	ASSERT_EQ(1, write(self->go, "g", 1));
+	sleep_ms(500);
+	ASSERT_EQ(0, fuse_ctl(".stall"));
+	/* the writer is in a write the daemon will not answer */
+	ASSERT_EQ(0, fuse_held(1, 10000));
+}
+
+/*
+ * The /dev/meas file that owns a measurement whose writer is stuck is
+ * released through a unix socket in flight: by the sockets' garbage
+ * collector, or the kernel's delayed fput.  The process that let it go
+ * exits, and a file left in flight after it is released too: nothing
+ * waits for the stalled file without bound.
+ */
+TEST_F_TIMEOUT(stalled, task_stalled_file_release_holds_no_one, 120)
+{
+	int pp[2], st;
+	long ms;
+	pid_t c;
+
+	stall_writer(_metadata, self, MEAS_TASK_OWNED);
+	c = fork();
+	if (!c) {
+		in_flight_close(self->fd);
+		_exit(0);
+	}
+	close(self->fd);
+	ms = exit_ms(c, BOUND_MS, &st);
+	printf("# the process that left the owner's file in flight: %ld ms\n", ms);
+	EXPECT_LE(0, ms);
+	ASSERT_EQ(0, pipe(pp));
+	c = fork();
+	if (!c) {
+		close(pp[0]);
+		in_flight_close(pp[1]);
+		_exit(0);
+	}
+	close(pp[1]);
+	EXPECT_EQ(0, eof_within(pp[0], BOUND_MS));
+	close(pp[0]);
+	ASSERT_EQ(0, fuse_ctl(".resume"));
+	wait_for(c, BOUND_MS);
+}
+
+/*
+ * A measurement whose writer is stuck, no /dev/meas file open: rmmod is
+ * refused at once, and root's STOP returns, giving the file up.  Once
+ * the file system answers again, the file ends with an END that says so.
+ */
+TEST_F_TIMEOUT(stalled, task_stalled_file_stop_and_rmmod, 120)
+{
+	const struct meas_trec_end *e;
+	struct tfile f;
+	pid_t r, s;
+	int st;
+	long ms;
+
+	stall_writer(_metadata, self, 0);
+	close(self->fd);
+	r = fork();
+	if (!r)
+		rmmod_child();
+	ms = exit_ms(r, BOUND_MS, &st);
+	printf("# rmmod: %ld ms, status %#x\n", ms, st);
+	EXPECT_TRUE(ms >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	s = fork();
+	if (!s)
+		stop_child(self->pid);
+	ms = exit_ms(s, BOUND_MS, &st);
+	printf("# STOP: %ld ms, status %#x\n", ms, st);
+	EXPECT_TRUE(ms >= 0 && WIFEXITED(st) &&
+		    WEXITSTATUS(st) == MEAS_TASK_FILEIO);
+	ASSERT_EQ(0, fuse_ctl(".resume"));
+	f = twait_end(self->path, 0);
+	e = tend(&f, tsession(&f, 0));
+	EXPECT_NE(NULL, e);
+	if (e) {
+		printf("# END: reason %u flags %#x dropped %llu lost %llu\n",
+		       e->reason, e->flags, (unsigned long long)e->dropped,
+		       (unsigned long long)e->lost);
+		EXPECT_EQ(MEAS_TREC_END_ABORTED, e->flags);
+	}
+	free(f.buf);
+	/* before the fix, the rmmod and STOP stuck end now */
+	wait_for(r, BOUND_MS);
+	wait_for(s, BOUND_MS);
 }
 
 TEST_HARNESS_MAIN

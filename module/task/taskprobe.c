@@ -227,10 +227,12 @@ static void cb_mappings(struct callback_head *head)
 	struct meas_task_cb *cb = container_of(head, struct meas_task_cb, head);
 	struct meas_task *m = cb->m;
 
-	mutex_lock(&m->vmlock);
-	if (!m->closed && current->mm && current->mm == m->mm)
-		meas_taskload_changed(m, current->mm);
-	mutex_unlock(&m->vmlock);
+	/* killable: the end may hold vmlock while the file does not answer */
+	if (!mutex_lock_killable(&m->vmlock)) {
+		if (!m->closed && current->mm && current->mm == m->mm)
+			meas_taskload_changed(m, current->mm);
+		mutex_unlock(&m->vmlock);
+	}
 	cb_release(cb);
 	cb_done(m);	/* may free m: last */
 }
@@ -258,7 +260,11 @@ static void cb_exec(struct callback_head *head)
 	struct meas_task *m = container_of(head, struct meas_task, exec_cb);
 
 	clear_bit(MEAS_TASK_EXEC_CB, &m->bits);
-	mutex_lock(&m->vmlock);
+	if (mutex_lock_killable(&m->vmlock)) {
+		/* killed while the end writes: the process goes anyway */
+		cb_done(m);
+		return;
+	}
 	if (!m->closed && current->mm) {
 		if (meas_tasktab_may_see_exec(m, current)) {
 			exec_switch(m);

@@ -303,14 +303,14 @@ MEAS_OFFSET(meas_trec_session, release, 88);
 MEAS_SIZE(meas_trec_end, 80);
 MEAS_OFFSET(meas_trec_end, h, 0);
 MEAS_OFFSET(meas_trec_end, reason, 16);
-MEAS_OFFSET(meas_trec_end, pad, 20);
+MEAS_OFFSET(meas_trec_end, flags, 20);
 MEAS_OFFSET(meas_trec_end, samples, 24);
 MEAS_OFFSET(meas_trec_end, kernel_samples, 32);
 MEAS_OFFSET(meas_trec_end, svcs, 40);
 MEAS_OFFSET(meas_trec_end, lost, 48);
 MEAS_OFFSET(meas_trec_end, cpu_ns, 56);
 MEAS_OFFSET(meas_trec_end, objects_dropped, 64);
-MEAS_OFFSET(meas_trec_end, reserved, 72);
+MEAS_OFFSET(meas_trec_end, dropped, 72);
 /* struct meas_trec_sample */
 MEAS_SIZE(meas_trec_sample, 32);
 MEAS_OFFSET(meas_trec_sample, h, 0);
