@@ -13,11 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/ptrace.h>
 #include <sys/quota.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <linux/meas.h>
 
@@ -662,6 +665,154 @@ TEST_F_TIMEOUT(stalled, task_stalled_file_stop_and_rmmod, 120)
 	/* before the fix, the rmmod and STOP stuck end now */
 	wait_for(r, BOUND_MS);
 	wait_for(s, BOUND_MS);
+}
+
+/* ---- 10: the module's code outlives the callbacks that run it ---------- */
+
+/*
+ * A traced child: it stops, then maps executable memory, which queues a
+ * load information callback in a measurement with detailed load
+ * information, and exits.
+ */
+static int traced_mapper(void)
+{
+	void *p;
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+		return 1;
+	raise(SIGSTOP);
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? 2 : 0;
+}
+
+/* Run the stopped tracee @pid to its syscall-exit-stop of mmap: 0 or -1. */
+static int to_mmap_exit(pid_t pid)
+{
+	struct user_regs_struct regs;
+	int st, i, in = 0;
+
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_TRACESYSGOOD);
+	for (i = 0; i < 100; i++) {
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, NULL) ||
+		    waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
+			return -1;
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80) ||
+		    ptrace(PTRACE_GETREGS, pid, NULL, &regs))
+			continue;
+		if (regs.orig_rax != SYS_mmap)
+			continue;
+		if (in)
+			return 0;	/* the exit: its callback is queued */
+		in = 1;
+	}
+	return -1;
+}
+
+/* Each test may unload the module: it is loaded again after. */
+FIXTURE(unload)
+{
+	int unused;
+};
+
+FIXTURE_SETUP(unload)
+{
+	self->unused = 0;
+}
+
+FIXTURE_TEARDOWN(unload)
+{
+	reload();
+}
+
+/*
+ * The finding's second half, refuted: a measured process in ptrace's
+ * syscall-exit-stop after an mmap has no load information callback
+ * queued, since the kernel runs a task's queued task_work before it
+ * stops for its tracer (ptrace_notify(), and get_signal() before a
+ * signal stop).  With its measurement stopped and no /dev/meas file
+ * open, nothing holds the module: rmmod is done at once, while the
+ * tracee is still stopped.
+ */
+TEST_F_TIMEOUT(unload, tracee_in_syscall_exit_stop_holds_no_callback, 60)
+{
+	char path[] = "/tmp/meas-cb.out";
+	struct meas_task_start k;
+	struct meas_task_stop ks;
+	pid_t t, r;
+	int fd, st;
+	long ms;
+
+	unlink(path);
+	t = fork();
+	if (!t)
+		_exit(traced_mapper());
+	ASSERT_EQ(t, waitpid(t, &st, WUNTRACED));
+	fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tstart(fd, t, 0, 0, MEAS_TASK_LOAD_DETAILED, path, &k));
+	ASSERT_EQ(0, to_mmap_exit(t));
+	EXPECT_EQ(0, tstop(fd, t, &ks));
+	close(fd);
+	r = fork();
+	if (!r)
+		rmmod_child();
+	ms = exit_ms(r, BOUND_MS, &st);
+	printf("# rmmod with the tracee in its syscall-exit-stop: %ld ms, status %#x\n",
+	       ms, st);
+	EXPECT_TRUE(ms >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ASSERT_EQ(0, ptrace(PTRACE_DETACH, t, NULL, NULL));
+	EXPECT_EQ(0, wait_for(t, BOUND_MS));
+	unlink(path);
+}
+
+/* A measured child: it maps executable memory once let go, and exits. */
+static int mapper(void *arg __attribute__((unused)))
+{
+	return mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED;
+}
+
+/*
+ * A load information callback is held at its start while its
+ * measurement is stopped and /dev/meas closed, so that its reference is
+ * the last: it gives the module back, and is then held in the module's
+ * code on its way out, busy as a task preempted there.  rmmod waits for
+ * it to leave before the code goes (before the fix the module went, and
+ * the callback returned into freed code); the process exits normally.
+ */
+TEST_F_TIMEOUT(unload, unload_waits_for_a_callback_leaving, 60)
+{
+	char path[] = "/tmp/meas-cb.out";
+	struct meas_task_start k;
+	struct meas_task_stop ks;
+	int fd, go, st;
+	pid_t c, r;
+	long ms;
+
+	unlink(path);
+	c = spawn(mapper, NULL, &go);
+	fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tstart(fd, c, 0, 0, MEAS_TASK_LOAD_DETAILED, path, &k));
+	set_param("task_cb_race", "1");
+	ASSERT_EQ(1, write(go, "g", 1));
+	/* the callback of the mmap is held at its start */
+	ASSERT_EQ(0, param_wait("task_cb_race", 2));
+	EXPECT_EQ(0, tstop(fd, c, &ks));
+	close(fd);
+	set_param("task_cb_race", "3");
+	r = fork();
+	if (!r)
+		rmmod_child();
+	ms = exit_ms(r, BOUND_MS, &st);
+	printf("# rmmod while the callback leaves: %ld ms, status %#x\n", ms, st);
+	EXPECT_TRUE(ms >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	st = wait_for(c, BOUND_MS);
+	printf("# the measured process: status %#x\n", st);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(go);
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN

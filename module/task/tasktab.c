@@ -64,8 +64,8 @@ void meas_tasktab_get(struct meas_task *m)
  * it), as the last thing done: from an ioctl, the open file still holds
  * the module; from the workqueue, the module's exit destroys the queue,
  * which waits for this work to return; from a callback in a measured
- * process, the exit waits for that process to leave this code
- * (meas_taskprobe_exit()).
+ * process, the exit waits with synchronize_rcu_tasks() for that process
+ * to leave this code (meas_taskprobe_exit()).
  */
 void meas_tasktab_put(struct meas_task *m)
 {
