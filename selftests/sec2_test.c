@@ -26,6 +26,7 @@
 
 #include "kselftest_harness.h"
 #include "common.h"
+#include "genlraw.h"
 #include "seclib.h"
 #include "tasklib.h"
 
@@ -665,6 +666,122 @@ TEST_F_TIMEOUT(stalled, task_stalled_file_stop_and_rmmod, 120)
 	/* before the fix, the rmmod and STOP stuck end now */
 	wait_for(r, BOUND_MS);
 	wait_for(s, BOUND_MS);
+}
+
+/* ---- 4: no other generic netlink family waits while meas settles ------- */
+
+#define FLOOD_MAX_S	60	/* a flooder stops by then, told or not */
+#define FLOOD_MAX_N	100000
+#define CTRL_N		20	/* nlctrl requests timed */
+/*
+ * A request of nlctrl takes a few milliseconds in the VM.  Before the
+ * fix each GET of a process in its exit window held genl_mutex, which
+ * nlctrl's handlers take too, for the whole settle (1000 sleeps of 100
+ * to 200 us: 0.1 s at least, a second under TCG), so each request
+ * waited for the GET in progress: a request slower than CTRL_SLOW_MS is
+ * one that waited for meas, not one the machine's load slowed.
+ */
+#define CTRL_SLOW_MS	50
+
+/*
+ * As U1: GETs of @pid, each awaited, until @stop reads its end (the
+ * parent closed it), within FLOOD_MAX_S and FLOOD_MAX_N.  Exit 0 if it
+ * sent any.
+ */
+static int flood(pid_t pid, int stop)
+{
+	struct pollfd pf = { .fd = stop, .events = POLLIN };
+	double end = now_s() + FLOOD_MAX_S;
+	uint16_t family;
+	uint32_t exits;
+	char buf[4096];
+	int s, n = 0;
+
+	if (become(U1, U1))
+		return 1;
+	s = nl_socket(0);
+	if (s < 0 || genl_resolve(s, &family, &exits))
+		return 2;
+	while (!poll(&pf, 1, 0) && now_s() < end && n < FLOOD_MAX_N) {
+		if (genl_get(s, family, pid) || recv(s, buf, sizeof(buf), 0) < 0)
+			return 3;
+		n++;
+	}
+	printf("# flooder %d: %d GETs of pid %d\n", getpid(), n, pid);
+	return n ? 0 : 4;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* CTRL_N requests to nlctrl, 50 ms apart: how many took CTRL_SLOW_MS. */
+static int time_nlctrl(struct __test_metadata *_metadata)
+{
+	int s = nl_socket(0), i, slow = 0;
+	long ms[CTRL_N];
+	uint16_t family;
+	uint32_t exits;
+	double t0;
+
+	if (s < 0)
+		return -1;
+	for (i = 0; i < CTRL_N; i++) {
+		t0 = now_s();
+		EXPECT_EQ(0, genl_resolve(s, &family, &exits));
+		ms[i] = (long)((now_s() - t0) * 1000);
+		slow += ms[i] >= CTRL_SLOW_MS;
+		sleep_ms(50);
+	}
+	close(s);
+	qsort(ms, CTRL_N, sizeof(ms[0]), cmp_long);
+	printf("# nlctrl during the flood: median %ld ms, max %ld ms, %d of %d at %d ms or more\n",
+	       ms[CTRL_N / 2], ms[CTRL_N - 1], slow, CTRL_N, CTRL_SLOW_MS);
+	return slow;
+}
+
+/*
+ * U1 floods GETs of a process of its own that each lookup finds in its
+ * exit window (the test build's proc_settle_race), from two processes,
+ * until root is done.  Meanwhile root's requests to nlctrl, another
+ * generic netlink family, are answered without waiting for meas: at most
+ * a quarter of them take CTRL_SLOW_MS or more (load, not meas).
+ */
+TEST(genl_settle_holds_no_other_family)
+{
+	int fd, i, stop[2], slow;
+	pid_t p, f[2];
+
+	fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_PROC, NULL));
+	p = sleeper(U1, U1);
+	ASSERT_LT(0, p);
+	ASSERT_EQ(0, pipe(stop));
+	set_param("proc_settle_race", "1");
+	for (i = 0; i < 2; i++) {
+		f[i] = fork();
+		if (!f[i]) {
+			close(stop[1]);
+			_exit(flood(p, stop[0]));
+		}
+	}
+	close(stop[0]);
+	sleep_ms(300);
+	slow = time_nlctrl(_metadata);
+	close(stop[1]);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, wait_for(f[i], 20000)) TH_LOG("flooder %d", i);
+	}
+	set_param("proc_settle_race", "0");
+	EXPECT_LE(0, slow);
+	EXPECT_LE(slow, CTRL_N / 4);
+	reap(p);
+	meas_stop(fd, 1U << MEAS_CLASS_PROC, NULL);
+	close(fd);
 }
 
 /* ---- 10: the module's code outlives the callbacks that run it ---------- */

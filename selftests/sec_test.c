@@ -289,26 +289,6 @@ TEST(task_reused_pid_not_measured)
 
 /* ---- 4: netlink answers as far as the socket's opener may see ----------- */
 
-/* Send MEAS_CMD_GET (@pid, or a dump if @pid < 0) on @s: 0 or -errno. */
-static int nl_get(int s, uint16_t family, int32_t pid)
-{
-	char msg[128] = { 0 };
-	struct nlmsghdr *nh = (struct nlmsghdr *)msg;
-	struct genlmsghdr *g = NLMSG_DATA(nh);
-	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
-	uint32_t p = pid;
-
-	g->cmd = MEAS_CMD_GET;
-	g->version = MEAS_GENL_VERSION;
-	if (pid >= 0)
-		put_attr(msg, &len, MEAS_A_PID, &p, sizeof(p));
-	nh->nlmsg_len = len;
-	nh->nlmsg_type = family;
-	nh->nlmsg_flags = NLM_F_REQUEST | (pid < 0 ? NLM_F_DUMP : 0);
-	nh->nlmsg_seq = ++genl_seq;
-	return send(s, msg, len, 0) < 0 ? -errno : 0;
-}
-
 struct nl_seen {
 	int records;
 	int others;		/* records of processes whose uid is not @uid */
@@ -426,7 +406,7 @@ static int opener_socket(uint16_t family, int dump)
 		if (become(U1, U1))
 			_exit(1);
 		s = nl_socket(dump ? 4096 : 0);
-		if (s < 0 || (dump && nl_get(s, family, -1)))
+		if (s < 0 || (dump && genl_get(s, family, -1)))
 			_exit(2);
 		_exit(send_fd(u[1], s) ? 3 : 0);
 	}
@@ -448,7 +428,7 @@ TEST(genl_get_judges_the_opener)
 	s = nl_socket(0);
 	ASSERT_EQ(0, genl_resolve(s, &family, &exits));
 	/* root's own socket: init is there */
-	ASSERT_EQ(0, nl_get(s, family, 1));
+	ASSERT_EQ(0, genl_get(s, family, 1));
 	nl_drain(s, family, 0, &seen);
 	EXPECT_EQ(1, seen.records);
 	close(s);
@@ -456,7 +436,7 @@ TEST(genl_get_judges_the_opener)
 	s = opener_socket(family, 0);
 	ASSERT_LE(0, s);
 	memset(&seen, 0, sizeof(seen));
-	ASSERT_EQ(0, nl_get(s, family, 1));
+	ASSERT_EQ(0, genl_get(s, family, 1));
 	nl_drain(s, family, U1, &seen);
 	EXPECT_EQ(0, seen.records);
 	EXPECT_EQ(ESRCH, seen.error);

@@ -103,6 +103,11 @@ module_param(task_cb_race, int, 0644);
 MODULE_PARM_DESC(task_cb_race,
 		 "Test build: 1 arms the windows of the next task measurement callback: it reads 2 while the callback waits at its start, the test writes 3 to let it go on, and it spins after its last reference while it reads 3 (3 s at most)");
 
+static int proc_settle_race;
+module_param(proc_settle_race, int, 0644);
+MODULE_PARM_DESC(proc_settle_race,
+		 "Test build: while 1, every class 15 lookup of a process by its PID finds it in its exit window and waits the whole settle time");
+
 #define RACE_MAX_MS	10000
 #define SPIN_MAX_MS	3000
 
@@ -218,4 +223,9 @@ void meas_inject_task_cb(int step)
 #endif
 	}
 	WRITE_ONCE(task_cb_race, 0);
+}
+
+bool meas_inject_proc_settle(void)
+{
+	return READ_ONCE(proc_settle_race) == 1;
 }
