@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/quota.h>
 #include <sys/socket.h>
@@ -780,6 +781,70 @@ TEST(genl_settle_holds_no_other_family)
 	EXPECT_LE(0, slow);
 	EXPECT_LE(slow, CTRL_N / 4);
 	reap(p);
+	meas_stop(fd, 1U << MEAS_CLASS_PROC, NULL);
+	close(fd);
+}
+
+/* ---- 5: a live process's dumpable flag is read when its record is ----- */
+
+enum { UNDUMP_SETUID, UNDUMP_PRCTL, UNDUMP_NONE };
+
+/*
+ * A child of root's that became non-dumpable after its fork: by
+ * setresuid() to U1 (the kernel's doing) or by prctl(PR_SET_DUMPABLE,
+ * 0) (sshd's, gpg-agent's); or stays as it is.  It sleeps until killed.
+ */
+static pid_t undumpable_child(int how)
+{
+	int ready;
+	pid_t pid = fork_ready(&ready);
+
+	if (!pid) {
+		if (how == UNDUMP_SETUID &&
+		    (setresgid(U1, U1, U1) || setresuid(U1, U1, U1)))
+			_exit(97);
+		if (how == UNDUMP_PRCTL && prctl(PR_SET_DUMPABLE, 0))
+			_exit(96);
+		if (write(ready, "r", 1) != 1)
+			_exit(98);
+		for (;;)
+			pause();
+	}
+	return ready_wait(pid, ready);
+}
+
+/* MEAS_PF_DUMPABLE of @pid's record as root reads it; -1 if none. */
+static int dumpable_flag(int fd, pid_t pid)
+{
+	uint64_t e[MEAS_PROC_ITEMS];
+	int rc;
+
+	if (meas_proc_get(fd, 0, pid, 0, MEAS_PROC_ITEMS, e, sizeof(e), &rc))
+		return -1;
+	return !!(e[MEAS_P_FLAGS] & MEAS_PF_DUMPABLE);
+}
+
+/*
+ * The record of a live process says whether it is dumpable now, as
+ * ptrace would judge it: pmdameas applies ptrace's rule to this flag for
+ * its clients.  Before, the flag of the fork stood.
+ */
+TEST(proc_record_dumpable_now)
+{
+	static const char *const how[] = { "setresuid", "prctl", "neither" };
+	int fd = open(MEAS_DEVICE, O_RDWR), i;
+	pid_t p;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_PROC, NULL));
+	for (i = UNDUMP_SETUID; i <= UNDUMP_NONE; i++) {
+		p = undumpable_child(i);
+		ASSERT_LT(0, p);
+		printf("# %s: dumpable flag %d\n", how[i], dumpable_flag(fd, p));
+		EXPECT_EQ(i == UNDUMP_NONE, dumpable_flag(fd, p))
+			TH_LOG("%s", how[i]);
+		reap(p);
+	}
 	meas_stop(fd, 1U << MEAS_CLASS_PROC, NULL);
 	close(fd);
 }

@@ -264,7 +264,29 @@ static bool procread_compose(struct proc_tab *tab, u32 slot, u64 *e,
 }
 
 /*
- * A live process's names and IDs as they are now; under rcu_read_lock().
+ * Whether a live process is dumpable now: a set-user-ID change of IDs or
+ * prctl(PR_SET_DUMPABLE) since its last fork or exec changed it, and
+ * pmdameas judges its clients by this flag, as ptrace would.  The
+ * process's own lock keeps its mm (or the 7 series' exec_state) while
+ * it is read; a thread without one leaves the flag as it was.
+ */
+static void procread_dumpable(struct task_struct *task, u64 *e)
+{
+	struct user_namespace *ns;
+	enum meas_dumpable d;
+
+	task_lock(task);
+	d = meas_task_dumpable(task, &ns);
+	task_unlock(task);
+	if (d == MEAS_DUMP_OWNER)
+		e[MEAS_P_FLAGS] |= MEAS_PF_DUMPABLE;
+	else if (d == MEAS_DUMP_NOT)
+		e[MEAS_P_FLAGS] &= ~MEAS_PF_DUMPABLE;
+}
+
+/*
+ * A live process's names, IDs and dumpability as they are now; under
+ * rcu_read_lock().
  * The command name is copied without the task lock, as tracepoints do: a
  * concurrent rename gives a mixed name, never a bad access.
  */
@@ -282,6 +304,8 @@ static void procread_refresh(struct task_struct *task, u64 *e)
 	}
 	meas_proctab_creds(e, __task_cred(task));
 	e[MEAS_P_SESSION] = pid_nr(task_session(task));
+	if (!(e[MEAS_P_FLAGS] & MEAS_PF_KTHREAD))
+		procread_dumpable(task, e);
 }
 
 /* An initial-namespace PID as the caller's namespace numbers it. */
