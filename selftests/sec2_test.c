@@ -849,6 +849,90 @@ TEST(proc_record_dumpable_now)
 	close(fd);
 }
 
+/* ---- 6: the standard task file is no other name of a file ------------- */
+
+static char hl_victim[] = "/var/tmp/meas-sec2-victim";
+
+/* As U2: link U1's file at @std, the standard name of U1's next START. */
+static int link_as_u2(void *std)
+{
+	if (become(U2, U2))
+		return 1;
+	return link(hl_victim, std) ? 2 : 0;
+}
+
+/*
+ * As U1: START of its process *@pid with the standard file.  Exit 0 if
+ * refused as MEAS_TASK_BADFILE, 10 if accepted, 1 + on other failures.
+ */
+static int std_start_as_u1(void *pid)
+{
+	struct meas_task_start k;
+	struct meas_task_stop ks;
+	int fd, rc;
+
+	if (become(U1, U1))
+		return 1;
+	fd = open(MEAS_DEVICE, O_RDWR);
+	if (fd < 0)
+		return 2;
+	rc = tstart(fd, *(pid_t *)pid, 0, 0, 0, NULL, &k);
+	printf("# START with the standard file: %d, result %d\n", rc, k.result);
+	if (!rc) {
+		tstop(fd, *(pid_t *)pid, &ks);
+		return 10;
+	}
+	return rc == -EMEDIUMTYPE && k.result == MEAS_TASK_BADFILE ? 0 : 3;
+}
+
+/* Run @fn(@arg) in a child: its exit status, or -1. */
+static int in_child(int (*fn)(void *), void *arg)
+{
+	pid_t c = fork();
+	int st;
+
+	if (!c)
+		_exit(fn(arg));
+	waitpid(c, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * With fs.protected_hardlinks=0, U2 links an empty file of U1's at the
+ * standard name of U1's next measurement.  The START is refused, and
+ * U1's file stays empty.
+ */
+TEST(task_std_file_hard_link_refused)
+{
+	char std[96], old[8] = "1";
+	struct stat sb;
+	int fd;
+	pid_t p;
+
+	fd = open("/proc/sys/fs/protected_hardlinks", O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, old, sizeof(old) - 1));
+	ASSERT_EQ(1, pwrite(fd, "0", 1, 0));
+	unlink(hl_victim);
+	ASSERT_EQ(0, close(open(hl_victim, O_CREAT | O_WRONLY, 0600)));
+	ASSERT_EQ(0, chown(hl_victim, U1, U1));
+	p = sleeper(U1, U1);
+	ASSERT_LT(0, p);
+	snprintf(std, sizeof(std), MEAS_TASK_STD_FMT, U1, p);
+	unlink(std);
+	EXPECT_EQ(0, in_child(link_as_u2, std));
+	EXPECT_EQ(0, in_child(std_start_as_u1, &p));
+	ASSERT_EQ(0, stat(hl_victim, &sb));
+	printf("# U1's file: %lld bytes, %ld links\n", (long long)sb.st_size,
+	       (long)sb.st_nlink);
+	EXPECT_EQ(0, sb.st_size);
+	reap(p);
+	unlink(std);
+	unlink(hl_victim);
+	EXPECT_LT(0, pwrite(fd, old, strlen(old), 0));
+	close(fd);
+}
+
 /* ---- 10: the module's code outlives the callbacks that run it ---------- */
 
 /*

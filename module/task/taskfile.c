@@ -30,14 +30,20 @@
 #define TASK_WBUF	(64 * 1024)
 #define TASK_BATCH	64
 
-/* Not a regular file, or an existing one (standard name) of another user. */
+/*
+ * Not a regular file; or, at the standard name, an existing file of
+ * another user, or another name of a file: where fs.protected_hardlinks
+ * is 0, any user may link a file of the starter's there, in /var/tmp,
+ * and the measurement would append to it.
+ */
 static int file_kind_ok(struct file *f, bool std)
 {
 	struct inode *inode = file_inode(f);
 
 	if (!S_ISREG(inode->i_mode))
 		return MEAS_TASK_BADFILE;
-	if (std && !uid_eq(inode->i_uid, current_fsuid()))
+	if (std && (!uid_eq(inode->i_uid, current_fsuid()) ||
+		    READ_ONCE(inode->i_nlink) != 1))
 		return MEAS_TASK_BADFILE;
 	return MEAS_TASK_OK;
 }

@@ -73,7 +73,7 @@
 /*
  * The standard file (FILE=*STD, @path 0) of user UID measuring process
  * PID, opened with O_NOFOLLOW and refused (MEAS_TASK_BADFILE) if it
- * exists and belongs to another user.
+ * exists and belongs to another user or has more than one link.
  */
 #define MEAS_TASK_STD_DIR	"/var/tmp"
 #define MEAS_TASK_STD_FMT	"/var/tmp/meas-task.%u.%d"	/* uid, pid */
