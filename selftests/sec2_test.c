@@ -933,6 +933,87 @@ TEST(task_std_file_hard_link_refused)
 	close(fd);
 }
 
+/* ---- 8: members together leave room for root ------------------------------ */
+
+#define TL_MAX		4	/* max_tasks: a quarter, 1, is root's */
+
+/*
+ * As U1: START on up to TL_MAX processes of its own; writes how many
+ * were accepted to @rep, holds them until @go is written, then STOPs.
+ * Exit 0, or 1 + if a refusal was not NPS0065.
+ */
+static int tl_member(const char *dir, int rep, int go)
+{
+	struct meas_task_start k;
+	struct meas_task_stop ks;
+	pid_t kids[TL_MAX];
+	int fd, i, n = 0, bad = 0;
+	char path[128], c;
+
+	if (become(U1, U1))
+		return 1;
+	fd = open(MEAS_DEVICE, O_RDWR);
+	if (fd < 0)
+		return 2;
+	for (i = 0; i < TL_MAX; i++) {
+		kids[i] = sleeper(0, 0);
+		snprintf(path, sizeof(path), "%s/u1.%d", dir, i);
+		if (!tstart(fd, kids[i], 0, 0, 0, path, &k))
+			n++;
+		else
+			bad |= k.result != MEAS_TASK_LIMIT;
+	}
+	c = n;
+	if (write(rep, &c, 1) != 1 || read(go, &c, 1) != 1)
+		bad = 1;
+	for (i = 0; i < TL_MAX; i++) {
+		tstop(fd, kids[i], &ks);
+		reap(kids[i]);
+	}
+	return bad ? 3 : 0;
+}
+
+/*
+ * max_tasks 4: U1 (at most max_tasks_per_user, 4) is given 3, and root
+ * then starts one.  Before, U1 took all 4 and root was refused.
+ */
+TEST(task_limit_keeps_room_for_root)
+{
+	char dir[] = "/tmp/meas-sec2-XXXXXX", path[160], cmd[64], n = 0;
+	struct meas_task_start k;
+	struct meas_task_stop ks;
+	int fd, rep[2], go[2], rc;
+	pid_t c, p;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, chmod(dir, 0777));
+	fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(rep));
+	ASSERT_EQ(0, pipe(go));
+	set_param("max_tasks", "4");
+	c = fork();
+	if (!c)
+		_exit(tl_member(dir, rep[1], go[0]));
+	EXPECT_EQ(1, read(rep[0], &n, 1));
+	p = sleeper(0, 0);
+	snprintf(path, sizeof(path), "%s/root", dir);
+	rc = tstart(fd, p, 0, 0, 0, path, &k);
+	printf("# U1 was given %d of %d; root's START: %d, result %d\n", n,
+	       TL_MAX, rc, k.result);
+	EXPECT_EQ(TL_MAX - 1, n);
+	EXPECT_EQ(0, rc);
+	if (!rc)
+		tstop(fd, p, &ks);
+	reap(p);
+	EXPECT_EQ(1, write(go[1], "g", 1));
+	EXPECT_EQ(0, wait_for(c, 20000));
+	set_param("max_tasks", "16");
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
 /* ---- 10: the module's code outlives the callbacks that run it ---------- */
 
 /*

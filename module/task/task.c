@@ -256,23 +256,34 @@ static int task_file_free(struct file *f)
 	return MEAS_TASK_OK;
 }
 
-/* Measurements started by @m's user without privilege; under task_mutex. */
-static unsigned int task_count_user(struct meas_task *m)
-{
-	struct meas_task *other;
-	unsigned int n = 0;
+/*
+ * A quarter of max_tasks is kept for starters with CAP_PERFMON or
+ * CAP_SYS_ADMIN: the members of group meas, each at max_tasks_per_user,
+ * would otherwise fill it and refuse root too.
+ */
+#define TASK_PRIV_SHARE	4
 
-	list_for_each_entry(other, &task_list, list)
-		n += !other->privileged && uid_eq(other->uid, m->uid);
-	return n;
-}
-
-/* NPS0065: max_tasks run, or max_tasks_per_user of an unprivileged user. */
+/*
+ * NPS0065: max_tasks run; or, for a starter without privilege, its user
+ * has max_tasks_per_user, or such starters together have all but the
+ * privileged share.  Under task_mutex.
+ */
 static bool task_over_limit(struct meas_task *m)
 {
-	return task_count >= meas_param_max_tasks ||
-	       (!m->privileged &&
-		task_count_user(m) >= meas_param_max_tasks_per_user);
+	unsigned int all = 0, mine = 0;
+	struct meas_task *other;
+
+	if (task_count >= meas_param_max_tasks)
+		return true;
+	if (m->privileged)
+		return false;
+	list_for_each_entry(other, &task_list, list) {
+		all += !other->privileged;
+		mine += !other->privileged && uid_eq(other->uid, m->uid);
+	}
+	return mine >= meas_param_max_tasks_per_user ||
+	       all >= meas_param_max_tasks -
+		      meas_param_max_tasks / TASK_PRIV_SHARE;
 }
 
 /*
