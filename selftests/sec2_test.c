@@ -374,123 +374,6 @@ TEST(task_file_stops_at_the_quota)
 
 #define BOUND_MS	(3 * MEAS_TASK_END_WAIT_MS)	/* a bounded step's limit */
 
-static pid_t fuse_pid = -1;
-static int fuse_out = -1;
-static char fuse_mnt[96];
-
-/* stallfs on @mnt (built beside this program): 0 once it is mounted. */
-static int fuse_start(const char *mnt)
-{
-	char prog[300], line[32] = "";
-	int p[2];
-
-	snprintf(prog, sizeof(prog), "%s", self_exe);
-	snprintf(strrchr(prog, '/') + 1, 16, "stallfs");
-	if (system("modprobe fuse") || pipe(p))
-		return -1;
-	fuse_pid = fork();
-	if (!fuse_pid) {
-		dup2(p[1], 1);
-		execl(prog, "stallfs", mnt, (char *)NULL);
-		_exit(99);
-	}
-	close(p[1]);
-	fuse_out = p[0];
-	return read(fuse_out, line, sizeof(line) - 1) > 0 &&
-	       !strncmp(line, "mounted", 7) ? 0 : -1;
-}
-
-/* Wait up to @ms for stallfs to hold @n writes: 0, or -1. */
-static int fuse_held(int n, int ms)
-{
-	static char buf[4096];
-	static size_t len;
-	struct pollfd pfd = { .fd = fuse_out, .events = POLLIN };
-	double end = now_s() + ms / 1000.0;
-	ssize_t r;
-	int held;
-	char *l;
-
-	for (;;) {
-		buf[len] = '\0';
-		l = strrchr(buf, 'h');
-		if (l && sscanf(l, "held %d", &held) == 1 && held >= n)
-			return 0;
-		if (now_s() > end || poll(&pfd, 1, 100) < 0)
-			return -1;
-		if (pfd.revents & POLLIN) {
-			r = read(fuse_out, buf + len, sizeof(buf) - 1 - len);
-			if (r <= 0)
-				return -1;
-			len += r;
-			if (len > sizeof(buf) / 2) {
-				memmove(buf, buf + len / 2, len - len / 2);
-				len -= len / 2;
-			}
-		}
-	}
-}
-
-/* Write to stallfs's control file @name (".stall", ".resume"). */
-static int fuse_ctl(const char *name)
-{
-	char path[128];
-	int fd, rc;
-
-	snprintf(path, sizeof(path), "%s/%s", fuse_mnt, name);
-	fd = open(path, O_WRONLY | O_CREAT, 0600);
-	if (fd < 0)
-		return -1;
-	rc = write(fd, "1", 1) == 1 ? 0 : -1;
-	close(fd);
-	return rc;
-}
-
-static void fuse_stop(void)
-{
-	if (fuse_pid > 0) {
-		kill(fuse_pid, SIGTERM);
-		if (wait_for(fuse_pid, 5000) < 0)
-			reap(fuse_pid);
-	}
-	umount2(fuse_mnt, MNT_DETACH);
-	close(fuse_out);
-	fuse_pid = -1;
-}
-
-/*
- * Put @fd in flight in a unix socket that holds itself, and close
- * everything: only the sockets' garbage collector can release @fd now.
- */
-static void in_flight_close(int fd)
-{
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
-	};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	int sv[2], fds[2];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return;
-	fds[0] = fd;
-	fds[1] = sv[1];		/* the receiver in its own queue: a cycle */
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(fds));
-	memcpy(CMSG_DATA(c), fds, sizeof(fds));
-	if (sendmsg(sv[0], &msg, 0) != 1)
-		printf("# sendmsg: %s\n", strerror(errno));
-	close(fd);
-	close(sv[0]);
-	close(sv[1]);
-}
-
 /* Milliseconds child @pid took to exit (-1: not within @ms); *@st its status. */
 static long exit_ms(pid_t pid, int ms, int *st)
 {
@@ -498,15 +381,6 @@ static long exit_ms(pid_t pid, int ms, int *st)
 
 	*st = wait_for(pid, ms);
 	return *st == -1 ? -1 : (long)((now_s() - t0) * 1000);
-}
-
-/* Wait up to @ms for EOF on @fd (its writing end released): 0 or -1. */
-static int eof_within(int fd, int ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	char c;
-
-	return poll(&pfd, 1, ms) == 1 && read(fd, &c, 1) == 0 ? 0 : -1;
 }
 
 /* STOP of @pid on a new /dev/meas: exit status 0..255 = its result. */
@@ -539,6 +413,8 @@ static void reload(void)
 	if (system(cmd))
 		printf("# reload failed\n");
 }
+
+static char fuse_mnt[96];
 
 /* stallfs mounted in a directory of its own, and a measured process. */
 FIXTURE(stalled)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers of the security tests (seclib.c): module parameters, users,
- * children that report when ready, a PID taken on purpose, class 14.
+ * children that report when ready, a PID taken on purpose, class 14,
+ * stallfs and a file closed in flight.
  */
 #ifndef MEAS_SELFTEST_SECLIB_H
 #define MEAS_SELFTEST_SECLIB_H
@@ -34,5 +35,26 @@ pid_t fork_as(pid_t want, int (*fn)(void *));
 int reads_on_cpu0(int fd, int n);
 /* Item @item of class 14's header, read on @fd; all ones on failure. */
 uint64_t io_item(int fd, int item);
+
+
+/*
+ * stallfs (selftests/stallfs.c, built beside the program) on @mnt, an
+ * existing directory: 0 once it is mounted.  One at a time.
+ */
+int fuse_start(const char *mnt);
+/* Wait up to @ms for stallfs to hold @n writes: 0, or -1. */
+int fuse_held(int n, int ms);
+/* Write to stallfs's control file @name (".stall", ".resume"): 0 or -1. */
+int fuse_ctl(const char *name);
+/* End stallfs and its mount. */
+void fuse_stop(void);
+/*
+ * Put @fd in flight in a unix socket that holds itself, and close
+ * everything: only the sockets' garbage collector can release @fd now;
+ * then close another unix socket, which runs the collector.
+ */
+void in_flight_close(int fd);
+/* Wait up to @ms for EOF on @fd (its writing end released): 0 or -1. */
+int eof_within(int fd, int ms);
 
 #endif
