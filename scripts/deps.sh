@@ -51,6 +51,10 @@ PKGS="$PKGS libbpf-tools bpftrace linux-perf"
 # make check-cgroups: a real container in the test VM, with Debian's
 # podman and crun (selftests/cgroup_real.sh), and the ext4 it writes to
 PKGS="$PKGS podman crun e2fsprogs"
+# the security tests: a FUSE file system that stops answering, for the
+# task file's end (selftests/stallfs.c: libfuse3; fuse3 for its mount
+# helper)
+PKGS="$PKGS libfuse3-dev fuse3"
 for arg in "$@"; do
 	case "$arg" in
 	debug) PKGS="$PKGS flex bison libelf-dev libssl-dev" ;;

@@ -10,7 +10,19 @@
  *  - ring: it reads class 14's ring while U2's I/O overwrites it, and
  *    its own I/O adds records of its own;
  *  - pids: it measures short-lived children of its own while PIDs are
- *    recycled fast (pid_max made small), U2's forks taking them too.
+ *    recycled fast (pid_max made small), U2's forks taking them too;
+ *  - reuse: short-lived children of its own, each taking a PID U2's
+ *    short-lived readers had, read class 14's ring: they may see their
+ *    own reads only, none of the PID's earlier owner;
+ *  - flood: it floods GETs by PID of a process of its own that each
+ *    lookup finds in its exit window (the test build's
+ *    proc_settle_race) while it times requests to nlctrl, another
+ *    generic netlink family: those must not wait for meas;
+ *  - stall: it measures a process of its own into a file on a FUSE
+ *    mount (stallfs) that then stops answering writes, and lets the
+ *    /dev/meas file that owns the measurement go in flight on a unix
+ *    socket, for the garbage collector to release; a pipe end released
+ *    the same way after it must still be released within the bound.
  *
  * Nothing of another user's process may reach it.  Each worker counts
  * its attempts and what leaked; the test prints them and fails on any
@@ -38,26 +50,31 @@
 #include "kselftest_harness.h"
 #include "common.h"
 #include "genlraw.h"
+#include "seclib.h"
 #include "tasklib.h"
 
-#define U1		1000
-#define U2		2000
 #define ADV_SECONDS	30	/* each worker stops after this */
+#define SETTLE_PARAM	"/sys/module/meas/parameters/proc_settle_race"
 
 /* What a worker did and saw, in shared memory. */
 struct tally {
 	long attempts;
 	long seen;	/* records, objects or entries it was given */
-	long leaks;	/* of them, another user's */
+	long leaks;	/* of them, another process's */
 	long errors;	/* calls that failed in a way they may not */
+	long timed;	/* flood: requests to nlctrl timed */
+	long slow;	/* flood: of them, FLOOD_SLOW_MS or slower */
+	long max_ms;	/* flood: the slowest */
 };
 
-enum { W_EXEC, W_DUMP, W_RING, W_PIDS, W_N };
-static const char *const w_name[W_N] = { "exec", "dump", "ring", "pids" };
+enum { W_EXEC, W_DUMP, W_RING, W_PIDS, W_REUSE, W_FLOOD, W_STALL, W_N };
+static const char *const w_name[W_N] = {
+	"exec", "dump", "ring", "pids", "reuse", "flood", "stall",
+};
 
 static struct tally *tally;
 static char dir[] = "/tmp/meas-adv-XXXXXX";
-static char suid_dir[64], suid_prog[96];
+static char suid_dir[64], suid_prog[96], stall_mnt[64];
 static double deadline;
 
 static int time_left(void)
@@ -265,6 +282,179 @@ static void w_pids(int fd, struct tally *t)
 	}
 }
 
+/* ---- reuse: PIDs of U2's exited readers, then class 14 ------------------ */
+
+#define REUSE_BLOCK	64	/* U1's children read from here; U2 at 0 */
+#define REUSE_SPREAD	256	/* each child its own block of these */
+
+/*
+ * A child of U1's: one read of block @b, then the whole ring.  Every
+ * record it is given is counted; one of another TGID, or of its TGID
+ * but another block (the PID's earlier owner, U2's or U1's), leaks.
+ */
+static void reuse_child(int fd, int blk, uint64_t b, struct tally *t)
+{
+	uint64_t parts, cap, first, i, *v;
+	const struct meas_io_record *r;
+	void *io;
+	int rc;
+
+	if (meas_get(fd, MEAS_CLASS_IO, 0, MEAS_IO_H_PARTS, 1, &parts,
+		     sizeof(parts), &rc) ||
+	    meas_get(fd, MEAS_CLASS_IO, 0, MEAS_IO_H_CAPACITY, 1, &cap,
+		     sizeof(cap), &rc) ||
+	    posix_memalign(&io, DIRECT_IO_BS, DIRECT_IO_BS))
+		_exit(1);
+	first = MEAS_IO_H_PART0 + parts * MEAS_IO_PART_WORDS;
+	v = calloc(cap * MEAS_IO_RECORD_WORDS, sizeof(*v));
+	if (!v || pread(blk, io, DIRECT_IO_BS, b * DIRECT_IO_BS) !=
+		  DIRECT_IO_BS ||
+	    meas_get(fd, MEAS_CLASS_IO, 0, first, cap * MEAS_IO_RECORD_WORDS,
+		     v, cap * MEAS_IO_RECORD_WORDS * sizeof(*v), &rc))
+		_exit(2);
+	for (i = 0; i < cap; i++) {
+		r = (const void *)&v[i * MEAS_IO_RECORD_WORDS];
+		if (!r->tgid)
+			continue;
+		t->seen++;
+		t->leaks += r->tgid != getpid() ||
+			    r->sector / (DIRECT_IO_BS / 512) != b;
+	}
+	_exit(0);
+}
+
+static void w_reuse(int fd, int blk, struct tally *t)
+{
+	pid_t c;
+	int st;
+
+	while (t->attempts < 300 && time_left()) {
+		c = fork();
+		if (!c)
+			reuse_child(fd, blk, REUSE_BLOCK +
+				    t->attempts % REUSE_SPREAD, t);
+		waitpid(c, &st, 0);
+		t->attempts++;
+		t->errors += !WIFEXITED(st) || WEXITSTATUS(st);
+	}
+}
+
+/* ---- flood: GETs of a settling process, another family timed ----------- */
+
+#define FLOOD_SLOW_MS	50	/* a request of nlctrl takes a few ms */
+
+/* GETs of @pid, each awaited, until @stop's end closes or time is up. */
+static void flood_gets(pid_t pid, int stop, struct tally *t)
+{
+	struct pollfd pf = { .fd = stop, .events = POLLIN };
+	uint16_t family;
+	uint32_t exits;
+	char buf[4096];
+	int s = nl_socket(0);
+
+	if (s < 0 || genl_resolve(s, &family, &exits))
+		_exit(1);
+	while (!poll(&pf, 1, 0) && time_left() && t->attempts < 100000) {
+		if (genl_get(s, family, pid) || recv(s, buf, sizeof(buf), 0) < 0)
+			_exit(2);
+		t->attempts++;
+	}
+	_exit(0);
+}
+
+static void w_flood(struct tally *t)
+{
+	int stop[2], s, st;
+	uint16_t family;
+	uint32_t exits;
+	pid_t p, f;
+	double t0;
+	long ms;
+
+	p = fork();
+	if (!p)
+		for (;;)
+			pause();
+	if (pipe(stop))
+		t->errors++;
+	f = fork();
+	if (!f) {
+		close(stop[1]);
+		flood_gets(p, stop[0], t);
+	}
+	close(stop[0]);
+	s = nl_socket(0);
+	while (s >= 0 && t->timed < 200 && time_left()) {
+		t0 = now_s();
+		if (genl_resolve(s, &family, &exits))
+			t->errors++;
+		ms = (long)((now_s() - t0) * 1000);
+		t->timed++;
+		t->slow += ms >= FLOOD_SLOW_MS;
+		if (ms > t->max_ms)
+			t->max_ms = ms;
+		usleep(50000);
+	}
+	close(s);
+	close(stop[1]);
+	waitpid(f, &st, 0);
+	t->errors += !WIFEXITED(st) || WEXITSTATUS(st);
+	kill(p, SIGKILL);
+	waitpid(p, &st, 0);
+}
+
+/* ---- stall: a task file on a stalled mount, its owner closed in flight --- */
+
+#define STALL_BOUND_MS	15000	/* a deferred close, at worst, under TCG */
+
+static int stall_svc(void *arg __attribute__((unused)))
+{
+	double end = now_s() + 10;
+
+	while (now_s() < end)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+/* One measurement into a file on stallfs, stalled, released in flight. */
+static void stall_once(struct tally *t)
+{
+	struct meas_task_start k;
+	int fd, go = -1, st, pp[2];
+	char path[128];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/stall.%ld", stall_mnt, t->attempts);
+	fd = open(MEAS_DEVICE, O_RDWR);
+	pid = spawn(stall_svc, NULL, &go);
+	if (fd < 0 || pid < 0 || pipe(pp) ||
+	    tstart(fd, pid, 0, MEAS_TASK_SVC | MEAS_TASK_OWNED,
+		   MEAS_TASK_LOAD_STD, path, &k) ||
+	    write(go, "g", 1) != 1) {
+		t->errors++;
+		return;
+	}
+	usleep(300000);
+	t->errors += !!fuse_ctl(".stall");
+	usleep(500000);		/* the writer is in a write never answered */
+	in_flight_close(fd);
+	in_flight_close(pp[1]);
+	t->attempts++;
+	t->seen++;
+	t->leaks += !!eof_within(pp[0], STALL_BOUND_MS);
+	close(pp[0]);
+	t->errors += !!fuse_ctl(".resume");
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(go);
+}
+
+static void w_stall(struct tally *t)
+{
+	while (t->attempts < 2 && !t->errors && time_left())
+		stall_once(t);
+}
+
 /* ---- another user: I/O and forks ---------------------------------------- */
 
 static pid_t victim(int blk)
@@ -282,8 +472,12 @@ static pid_t victim(int blk)
 	while (time_left()) {
 		if (pread(blk, io, DIRECT_IO_BS, 0) != DIRECT_IO_BS)
 			_exit(2);
-		if (!fork())
+		/* a short-lived reader: its PID comes round to U1 */
+		if (!fork()) {
+			if (pread(blk, io, DIRECT_IO_BS, 0) != DIRECT_IO_BS)
+				_exit(2);
 			_exit(getppid_loop(NULL));
+		}
 		wait(&st);
 	}
 	_exit(0);
@@ -312,6 +506,15 @@ static pid_t worker(int w, int fd, int blk)
 		break;
 	case W_PIDS:
 		w_pids(fd, &tally[w]);
+		break;
+	case W_REUSE:
+		w_reuse(fd, blk, &tally[w]);
+		break;
+	case W_FLOOD:
+		w_flood(&tally[w]);
+		break;
+	case W_STALL:
+		w_stall(&tally[w]);
 		break;
 	}
 	_exit(0);
@@ -347,6 +550,9 @@ TEST_F_TIMEOUT(adversary, one_user_tries_everything, ADV_SECONDS + 60)
 	ASSERT_EQ(0, mount("none", suid_dir, "tmpfs", 0, "mode=0755"));
 	snprintf(suid_prog, sizeof(suid_prog), "%s/sleep", suid_dir);
 	ASSERT_EQ(0, copy_file("/bin/sleep", suid_prog, 04755));
+	snprintf(stall_mnt, sizeof(stall_mnt), "%s/fuse", dir);
+	ASSERT_EQ(0, mkdir(stall_mnt, 0755));
+	ASSERT_EQ(0, fuse_start(stall_mnt));
 	fd = open(MEAS_DEVICE, O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, meas_start(fd, 1U << MEAS_CLASS_PROC |
@@ -358,6 +564,8 @@ TEST_F_TIMEOUT(adversary, one_user_tries_everything, ADV_SECONDS + 60)
 	ASSERT_LT(0, read(f, pid_max, sizeof(pid_max) - 1));
 	close(f);
 	ASSERT_EQ(0, write_file("/proc/sys/kernel/pid_max", "1024"));
+	/* every GET by PID finds its process in the exit window */
+	ASSERT_EQ(0, write_file(SETTLE_PARAM, "1"));
 	deadline = now_s() + ADV_SECONDS;
 	v = victim(blk);
 	for (w = 0; w < W_N; w++)
@@ -367,6 +575,7 @@ TEST_F_TIMEOUT(adversary, one_user_tries_everything, ADV_SECONDS + 60)
 		EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
 	}
 	waitpid(v, &st, 0);
+	write_file(SETTLE_PARAM, "0");
 	write_file("/proc/sys/kernel/pid_max", pid_max);
 	for (w = 0; w < W_N; w++) {
 		printf("# adversary %s: %ld attempts, %ld things seen, %ld of another user, %ld errors\n",
@@ -376,11 +585,20 @@ TEST_F_TIMEOUT(adversary, one_user_tries_everything, ADV_SECONDS + 60)
 		EXPECT_EQ(0, tally[w].errors);
 		leaks += tally[w].leaks;
 	}
+	printf("# adversary flood: nlctrl %ld requests during %ld GETs, %ld of them %d ms or slower, the slowest %ld ms\n",
+	       tally[W_FLOOD].timed, tally[W_FLOOD].attempts,
+	       tally[W_FLOOD].slow, FLOOD_SLOW_MS, tally[W_FLOOD].max_ms);
 	EXPECT_EQ(0, leaks);
+	/* load may slow a few; waiting for meas would slow them all */
+	EXPECT_LT(0, tally[W_FLOOD].timed);
+	EXPECT_LE(tally[W_FLOOD].slow, tally[W_FLOOD].timed / 4);
+	printf("# adversary stall: %ld owners released in flight with their writer stuck, %ld deferred closes not done within %d ms\n",
+	       tally[W_STALL].seen, tally[W_STALL].leaks, STALL_BOUND_MS);
 	close(blk);
 	meas_stop(fd, 1U << MEAS_CLASS_PROC | 1U << MEAS_CLASS_IO, NULL);
 	close(fd);
 	umount(suid_dir);
+	fuse_stop();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	EXPECT_EQ(0, system(cmd));
 	null_blk_unload();

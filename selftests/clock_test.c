@@ -896,6 +896,12 @@ TEST_F(clock, mmap_read_only)
 	EXPECT_EQ(EACCES, errno);
 	EXPECT_EQ(-1, mprotect(m.base, 4096, PROT_READ | PROT_WRITE));
 	EXPECT_EQ(EACCES, errno);
+	/* So are executable ones, and making one executable. */
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, g.fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, mprotect(m.base, 4096, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
 	/* Beyond the buffer */
 	p = mmap(NULL, m.size + 4096, PROT_READ, MAP_SHARED, g.fd, 0);
 	EXPECT_EQ(MAP_FAILED, p);

@@ -104,3 +104,23 @@ int genl_resolve(int s, uint16_t *family, uint32_t *exits)
 	}
 	return *family ? 0 : -ENOENT;
 }
+
+/* Send MEAS_CMD_GET (@pid, or a dump if @pid < 0) on @s: 0 or -errno. */
+int genl_get(int s, uint16_t family, int32_t pid)
+{
+	char msg[128] = { 0 };
+	struct nlmsghdr *nh = (struct nlmsghdr *)msg;
+	struct genlmsghdr *g = NLMSG_DATA(nh);
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
+	uint32_t p = pid;
+
+	g->cmd = MEAS_CMD_GET;
+	g->version = MEAS_GENL_VERSION;
+	if (pid >= 0)
+		put_attr(msg, &len, MEAS_A_PID, &p, sizeof(p));
+	nh->nlmsg_len = len;
+	nh->nlmsg_type = family;
+	nh->nlmsg_flags = NLM_F_REQUEST | (pid < 0 ? NLM_F_DUMP : 0);
+	nh->nlmsg_seq = ++genl_seq;
+	return send(s, msg, len, 0) < 0 ? -errno : 0;
+}

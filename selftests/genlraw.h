@@ -27,4 +27,7 @@ struct nlattr *put_attr(char *msg, size_t *len, uint16_t type,
  */
 int genl_resolve(int s, uint16_t *family, uint32_t *exits);
 
+/* Send MEAS_CMD_GET (@pid, or a dump if @pid < 0) on @s: 0 or -errno. */
+int genl_get(int s, uint16_t family, int32_t pid);
+
 #endif

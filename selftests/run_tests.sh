@@ -56,7 +56,8 @@ run "$out/cgroup_test"
 run selftests/measctl/cgroup_cmds_test.sh
 
 # task measurement: START/STOP-TASK-MEASUREMENT and measctl task
-# (task_test's last test unloads meas.ko under a measurement and reloads it)
+# (task_test's last test: rmmod refused under a measurement, then after
+# its STOP, and meas.ko loaded again)
 run "$out/task_test"
 run selftests/measctl/task_cmds_test.sh "$out"
 
@@ -64,6 +65,8 @@ run selftests/measctl/task_cmds_test.sh "$out"
 # its race forced (sec_test's last test reloads meas.ko), then one
 # unprivileged user trying everything at once for 30 s
 "$out/sec_test" || status=1
+# the second review (issue 37): a test for each finding
+"$out/sec2_test" || status=1
 "$out/adversary" || status=1
 
 # random ioctls: every errno must be one the uapi header documents

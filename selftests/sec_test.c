@@ -35,114 +35,8 @@
 #include "kselftest_harness.h"
 #include "common.h"
 #include "genlraw.h"
+#include "seclib.h"
 #include "tasklib.h"
-
-#define U1	1000	/* a member of group meas */
-#define U2	2000	/* another one */
-
-/* ---- helpers ------------------------------------------------------------- */
-
-/* The value of module parameter @name, or -1. */
-static long param(const char *name)
-{
-	char path[128], buf[32] = "";
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
-/* Wait up to 10 s for module parameter @name to read @v. */
-static int param_wait(const char *name, long v)
-{
-	int i;
-
-	for (i = 0; i < 10000 && param(name) != v; i++)
-		usleep(1000);
-	return param(name) == v ? 0 : -1;
-}
-
-/* Become @uid and @gid (all three IDs), a member of meas, no capabilities. */
-static int become(uid_t uid, gid_t gid)
-{
-	if (become_member(uid, gid))
-		return -1;
-	prctl(PR_SET_DUMPABLE, 1);
-	return 0;
-}
-
-/* Fork a child; it reports on *@ready once it has taken its credentials. */
-static pid_t fork_ready(int *ready)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		close(p[0]);
-		*ready = p[1];
-		return 0;
-	}
-	close(p[1]);
-	*ready = p[0];
-	return pid;
-}
-
-/* Parent: wait for the child's report; the child's PID, or -1. */
-static pid_t ready_wait(pid_t pid, int ready)
-{
-	char c;
-	int ok = read(ready, &c, 1) == 1;
-
-	close(ready);
-	return ok ? pid : -1;
-}
-
-/* A child that sleeps until killed, as @uid if not 0; its PID. */
-static pid_t sleeper(uid_t uid, gid_t gid)
-{
-	int ready;
-	pid_t pid = fork_ready(&ready);
-
-	if (!pid) {
-		if (uid && become(uid, gid))
-			_exit(97);
-		if (write(ready, "r", 1) != 1)
-			_exit(98);
-		for (;;)
-			pause();
-	}
-	return ready_wait(pid, ready);
-}
-
-static void reap(pid_t pid)
-{
-	int st;
-
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
-}
-
-/* Wait up to @ms for @pid to exit: its status, or -1 if it did not. */
-static int wait_for(pid_t pid, int ms)
-{
-	int st, i;
-
-	for (i = 0; i < ms; i++) {
-		if (waitpid(pid, &st, WNOHANG) == pid)
-			return st;
-		usleep(1000);
-	}
-	return -1;
-}
 
 /* ---- 1: a set-user-ID exec between TASK_START's check and its publication */
 
@@ -348,27 +242,6 @@ static int getppid_100(void *arg __attribute__((unused)))
 	return 0;
 }
 
-/* A child of ours with PID @want, running @fn; -1 if the PID is taken. */
-static pid_t fork_as(pid_t want, int (*fn)(void *))
-{
-	char v[16];
-	pid_t pid;
-	int i, st;
-
-	for (i = 0; i < 20; i++) {
-		snprintf(v, sizeof(v), "%d", want - 1);
-		if (write_file("/proc/sys/kernel/ns_last_pid", v))
-			return -1;
-		pid = fork();
-		if (!pid)
-			_exit(fn(NULL));
-		if (pid == want)
-			return pid;
-		waitpid(pid, &st, 0);
-	}
-	return -1;
-}
-
 static int wait_go(void *arg __attribute__((unused)))
 {
 	return 0;
@@ -415,26 +288,6 @@ TEST(task_reused_pid_not_measured)
 }
 
 /* ---- 4: netlink answers as far as the socket's opener may see ----------- */
-
-/* Send MEAS_CMD_GET (@pid, or a dump if @pid < 0) on @s: 0 or -errno. */
-static int nl_get(int s, uint16_t family, int32_t pid)
-{
-	char msg[128] = { 0 };
-	struct nlmsghdr *nh = (struct nlmsghdr *)msg;
-	struct genlmsghdr *g = NLMSG_DATA(nh);
-	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
-	uint32_t p = pid;
-
-	g->cmd = MEAS_CMD_GET;
-	g->version = MEAS_GENL_VERSION;
-	if (pid >= 0)
-		put_attr(msg, &len, MEAS_A_PID, &p, sizeof(p));
-	nh->nlmsg_len = len;
-	nh->nlmsg_type = family;
-	nh->nlmsg_flags = NLM_F_REQUEST | (pid < 0 ? NLM_F_DUMP : 0);
-	nh->nlmsg_seq = ++genl_seq;
-	return send(s, msg, len, 0) < 0 ? -errno : 0;
-}
 
 struct nl_seen {
 	int records;
@@ -553,7 +406,7 @@ static int opener_socket(uint16_t family, int dump)
 		if (become(U1, U1))
 			_exit(1);
 		s = nl_socket(dump ? 4096 : 0);
-		if (s < 0 || (dump && nl_get(s, family, -1)))
+		if (s < 0 || (dump && genl_get(s, family, -1)))
 			_exit(2);
 		_exit(send_fd(u[1], s) ? 3 : 0);
 	}
@@ -575,7 +428,7 @@ TEST(genl_get_judges_the_opener)
 	s = nl_socket(0);
 	ASSERT_EQ(0, genl_resolve(s, &family, &exits));
 	/* root's own socket: init is there */
-	ASSERT_EQ(0, nl_get(s, family, 1));
+	ASSERT_EQ(0, genl_get(s, family, 1));
 	nl_drain(s, family, 0, &seen);
 	EXPECT_EQ(1, seen.records);
 	close(s);
@@ -583,7 +436,7 @@ TEST(genl_get_judges_the_opener)
 	s = opener_socket(family, 0);
 	ASSERT_LE(0, s);
 	memset(&seen, 0, sizeof(seen));
-	ASSERT_EQ(0, nl_get(s, family, 1));
+	ASSERT_EQ(0, genl_get(s, family, 1));
 	nl_drain(s, family, U1, &seen);
 	EXPECT_EQ(0, seen.records);
 	EXPECT_EQ(ESRCH, seen.error);
@@ -630,31 +483,6 @@ TEST(genl_dump_read_by_root_judges_the_opener)
 }
 
 /* ---- 5: class 14's GET filters the records it copied -------------------- */
-
-/* @n direct reads of the open block device @fd, on CPU 0: 0 or -1. */
-static int reads_on_cpu0(int fd, int n)
-{
-	void *buf;
-	int i, err = 0;
-
-	if (pin_cpu(0) || posix_memalign(&buf, DIRECT_IO_BS, DIRECT_IO_BS))
-		return -1;
-	for (i = 0; i < n && !err; i++)
-		if (pread(fd, buf, DIRECT_IO_BS, (off_t)(i % 64) * DIRECT_IO_BS) !=
-		    DIRECT_IO_BS)
-			err = -1;
-	free(buf);
-	return err;
-}
-
-static uint64_t io_item(int fd, int item)
-{
-	uint64_t v = UINT64_MAX;
-	int rc;
-
-	meas_get(fd, MEAS_CLASS_IO, 0, item, 1, &v, sizeof(v), &rc);
-	return v;
-}
 
 struct snap_arg {
 	int fd;

@@ -3,7 +3,8 @@
  * The rules every ioctl struct of /dev/meas follows (<linux/meas.h>), in
  * one table, after iommufd's TEST_LENGTH: a size below the first
  * published one is EINVAL, non-zero bytes past what the kernel knows are
- * E2BIG (zero bytes are accepted), an unknown flag is EOPNOTSUPP, a
+ * E2BIG (zero bytes are accepted), a size above a page is E2BIG (the
+ * kernel reads no more, as clone3() does), an unknown flag is EOPNOTSUPP, a
  * non-zero reserved byte or pad word is EINVAL, a struct that cannot be
  * read is EFAULT.  Each case is malformed, so no call does anything.
  * This is the one place these rules are tested; the test of each area
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <linux/meas.h>
 
 #include "kselftest_harness.h"
@@ -156,6 +158,35 @@ TEST_F(rules, nonzero_trailing_byte_is_e2big)
 		b[r->size + 7] = 1;
 		EXPECT_EQ(E2BIG, call(self->fd, r, b)) TH_LOG("%s", r->name);
 	}
+}
+
+/*
+ * A size above a page is refused before the tail is read: a zero tail
+ * of a page and a byte, and 4 GiB - 1 bytes of which only two pages are
+ * mapped (before: the first accepted, the second walked to the hole,
+ * EFAULT, with no point to reschedule had it been mapped).
+ */
+TEST_F(rules, size_above_a_page_is_e2big)
+{
+	static const uint32_t sizes[] = { 0, UINT32_MAX };
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned int i, j;
+	unsigned char *b;
+	uint32_t size;
+
+	b = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, b);
+	for (i = 0; i < NRULES; i++) {
+		for (j = 0; j < 2; j++) {
+			size = sizes[j] ?: pg + 1;
+			memset(b, 0, 2 * pg);
+			memcpy(b, &size, sizeof(size));
+			EXPECT_EQ(E2BIG, call(self->fd, &rules[i], b))
+				TH_LOG("%s, size %u", rules[i].name, size);
+		}
+	}
+	munmap(b, 2 * pg);
 }
 
 TEST_F(rules, unknown_flag_is_eopnotsupp)

@@ -857,16 +857,18 @@ static int run_busy(void *arg __attribute__((unused)))
 }
 
 /*
- * Unloading the module ends a measurement whose probes, CPU clock timers
- * and writer are running: the file is complete, nothing is left behind.
- * Runs last: the module is loaded again at the end.
+ * A running measurement holds the module: rmmod is refused at once, not
+ * left to wait for the measurement's file (issue 37); after STOP the
+ * module goes, and nothing is left behind.  Runs last: the module is
+ * loaded again at the end.
  */
-TEST(unload_ends_running_measurement)
+TEST(unload_refused_while_measuring)
 {
 	const char *ko = getenv("MEAS_KO") ?: "module/meas.ko";
 	const struct meas_trec_end *e;
 	char path[] = "/tmp/meas-unload.out", cmd[256];
 	struct meas_task_start k;
+	struct meas_task_stop ks;
 	int fd, go = -1, st;
 	struct tfile f;
 	pid_t pid;
@@ -882,11 +884,17 @@ TEST(unload_ends_running_measurement)
 	close(fd);
 	ASSERT_EQ(1, write(go, "g", 1));
 	sleep_ms(300);
+	EXPECT_EQ(-1, syscall(SYS_delete_module, "meas", O_NONBLOCK));
+	EXPECT_TRUE(errno == EAGAIN || errno == EBUSY);
+	fd = open(MEAS_DEVICE, O_RDWR);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, tstop(fd, pid, &ks));
+	close(fd);
 	EXPECT_EQ(0, system("rmmod meas"));
 	f = tread(path);
 	e = tend(&f, 0);
 	ASSERT_NE(NULL, e);
-	EXPECT_EQ(MEAS_TASK_END_UNLOAD, e->reason);
+	EXPECT_EQ(MEAS_TASK_END_STOP, e->reason);
 	EXPECT_LT(0, e->samples);
 	EXPECT_LT(0, e->svcs);
 	/* the process runs on, unmeasured */

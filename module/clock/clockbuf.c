@@ -296,14 +296,17 @@ static __poll_t cb_poll(struct file *file, poll_table *pt)
 	return mask;
 }
 
-/* Read-only: the counters and records are the kernel's to write. */
+/*
+ * Read-only: the counters and records are the kernel's to write.  Never
+ * executable either, now or by a later mprotect(): the buffer is data.
+ */
 static int cb_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct meas_clockbuf *buf = file->private_data;
 
-	if (vma->vm_flags & VM_WRITE)
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
-	meas_vm_flags_clear(vma, VM_MAYWRITE);
+	meas_vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
 	return remap_vmalloc_range(vma, buf->area, vma->vm_pgoff);
 }
 

@@ -9,6 +9,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/preempt.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
 #include "inject.h"
@@ -97,7 +98,18 @@ module_param(io_cursor_race, int, 0644);
 MODULE_PARM_DESC(io_cursor_race,
 		 "Test build: that many first IOTRACE_READs of a file wait for each other once each has made its cursor");
 
+static int task_cb_race;
+module_param(task_cb_race, int, 0644);
+MODULE_PARM_DESC(task_cb_race,
+		 "Test build: 1 arms the windows of the next task measurement callback: it reads 2 while the callback waits at its start, the test writes 3 to let it go on, and it spins after its last reference while it reads 3 (3 s at most)");
+
+static int proc_settle_race;
+module_param(proc_settle_race, int, 0644);
+MODULE_PARM_DESC(proc_settle_race,
+		 "Test build: while 1, every class 15 lookup of a process by its PID finds it in its exit window and waits the whole settle time");
+
 #define RACE_MAX_MS	10000
+#define SPIN_MAX_MS	3000
 
 /* Wait up to RACE_MAX_MS for @done(@ctx), polling each millisecond. */
 static void race_wait(bool (*done)(void *ctx), void *ctx)
@@ -175,4 +187,45 @@ void meas_inject_io_cursor(void)
 			return;
 		}
 	}
+}
+
+static bool task_cb_go(void *p)
+{
+	return READ_ONCE(task_cb_race) != 2;
+}
+
+/*
+ * At the start, a sleep until the test lets the callback go; after the
+ * last reference, busy, not sleeping, outside any RCU read-side section
+ * (so not mdelay(), which disables preemption), and preempted when
+ * another task wants the CPU, whatever the kernel's preemption mode: as
+ * a task preempted on its way out of the module's code.  RCU sees a
+ * quiescent state at each tick here; RCU Tasks waits for a voluntary
+ * switch or user mode.
+ */
+void meas_inject_task_cb(int step)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(SPIN_MAX_MS);
+
+	if (!step) {
+		if (race_enter(&task_cb_race))
+			race_wait(task_cb_go, NULL);
+		return;
+	}
+	if (READ_ONCE(task_cb_race) != 3)
+		return;
+	while (READ_ONCE(task_cb_race) == 3 && time_before(jiffies, end)) {
+		cpu_relax();
+#ifdef CONFIG_PREEMPTION
+		/* preempted, as full preemption would: not a voluntary switch */
+		if (need_resched())
+			preempt_schedule();
+#endif
+	}
+	WRITE_ONCE(task_cb_race, 0);
+}
+
+bool meas_inject_proc_settle(void)
+{
+	return READ_ONCE(proc_settle_race) == 1;
 }

@@ -40,6 +40,17 @@ void meas_inject_task_end_hold(void);
 void meas_inject_io_snap(bool (*wrapped)(void *ctx), void *ctx);
 /* io_cursor_race: that many first IOTRACE_READs meet once each has a cursor */
 void meas_inject_io_cursor(void);
+/*
+ * task_cb_race: 1 arms it; the next task_work callback waits at its
+ * start (@step 0) while it reads 2, and after its last reference (@step
+ * 1) spins, busy as a task preempted there would stay, while it reads 3
+ */
+void meas_inject_task_cb(int step);
+/*
+ * proc_settle_race: while 1, every lookup of one process by its PID
+ * finds it in its exit window, and waits the whole settle time
+ */
+bool meas_inject_proc_settle(void);
 /* fail_start: a STARTSTATISTICS that formats a region, code 1..3 */
 bool meas_inject_start(int code);
 /* fail_io: the start of the disk counters or of the I/O trace, code 2..3 */
@@ -63,6 +74,8 @@ static inline void meas_inject_task_end_hold(void) { }
 static inline void meas_inject_io_snap(bool (*wrapped)(void *ctx),
 				       void *ctx) { }
 static inline void meas_inject_io_cursor(void) { }
+static inline void meas_inject_task_cb(int step) { }
+static inline bool meas_inject_proc_settle(void) { return false; }
 #endif
 
 #endif /* _MEAS_CORE_INJECT_H */

@@ -4,11 +4,14 @@
  * their size.  A caller may pass an older (shorter) struct, down to the
  * struct's first published size, or a newer (longer) one whose bytes past
  * what this kernel knows are zero; what the kernel writes back is cut to
- * the caller's size.
+ * the caller's size.  A struct is at most a page, as clone3()'s and
+ * openat2()'s are: the zero check of a longer tail would read up to 4 GiB
+ * with no point to reschedule.
  */
 #include <linux/uaccess.h>
 #include <linux/string.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include "uarg.h"
 
 /**
@@ -19,7 +22,7 @@
  * @u: the user's struct
  *
  * Return: the size the caller gave; -EFAULT, -EINVAL for a size below
- * @ver0, -E2BIG for a non-zero byte past @ksize.
+ * @ver0, -E2BIG for a size above PAGE_SIZE or a non-zero byte past @ksize.
  */
 long meas_uarg_copy_in(void *k, size_t ksize, size_t ver0, void __user *u)
 {
@@ -30,6 +33,8 @@ long meas_uarg_copy_in(void *k, size_t ksize, size_t ver0, void __user *u)
 		return -EFAULT;
 	if (usize < ver0)
 		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
 	err = copy_struct_from_user(k, ksize, u, usize);
 	if (err)
 		return err;

@@ -395,6 +395,9 @@ static void blk_fill_rec(struct meas_blk *b, struct meas_track_rec *rec,
 	rec->tgid = task_tgid_nr(t);
 	memcpy(rec->comm, t->comm, sizeof(rec->comm));
 	rec->comm[sizeof(rec->comm) - 1] = '\0';
+	/* which process, not only which number (iotrace.c's reader) */
+	rec->start_ns = t->group_leader->start_boottime;
+	rec->exec_id = t->group_leader->self_exec_id;
 }
 
 /*
@@ -654,6 +657,8 @@ static void blk_from_track(struct blk_event *ev,
 		r->pid = tr->pid;
 		r->tgid = tr->tgid;
 		memcpy(r->comm, tr->comm, sizeof(r->comm));
+		r->proc_start_ns = tr->start_ns;
+		r->proc_exec_id = tr->exec_id;
 	}
 	if (tr->flags & MEAS_TRACK_EVER_REQUEUED)
 		r->flags |= MEAS_IO_F_REQUEUED;
@@ -789,6 +794,16 @@ static u64 blk_bio_cgroup(struct bio *bio)
 #endif
 }
 
+/* A record whose submitter meas did not see: no one, as MEAS_IO_F_UNTRACKED. */
+static void blk_no_ident(struct meas_io_record *r)
+{
+	r->pid = 0;
+	r->tgid = 0;
+	memset(r->comm, 0, sizeof(r->comm));
+	r->proc_start_ns = 0;
+	r->proc_exec_id = 0;
+}
+
 /* The record of a disk's completion event, written in its ring slot. */
 static void blk_fill_record(struct meas_io_record *r, struct request *rq,
 			    struct gendisk *disk, const struct blk_counted *c,
@@ -805,14 +820,11 @@ static void blk_fill_record(struct meas_io_record *r, struct request *rq,
 	r->alloc_ns = rq->start_time_ns;
 	r->complete_ns = now;
 	r->cgroup = blk_bio_cgroup(rq->bio);
-	memset(r->reserved, 0, sizeof(r->reserved));
 	if (!tr) {
-		r->pid = 0;
-		r->tgid = 0;
+		blk_no_ident(r);
 		r->depth = 0;
 		r->insert_ns = 0;
 		r->issue_ns = 0;
-		memset(r->comm, 0, sizeof(r->comm));
 		return;
 	}
 	r->depth = tr->depth;
@@ -822,10 +834,10 @@ static void blk_fill_record(struct meas_io_record *r, struct request *rq,
 		r->pid = tr->pid;
 		r->tgid = tr->tgid;
 		memcpy(r->comm, tr->comm, sizeof(r->comm));
+		r->proc_start_ns = tr->start_ns;
+		r->proc_exec_id = tr->exec_id;
 	} else {
-		r->pid = 0;
-		r->tgid = 0;
-		memset(r->comm, 0, sizeof(r->comm));
+		blk_no_ident(r);
 	}
 }
 

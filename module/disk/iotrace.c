@@ -216,9 +216,26 @@ static bool iotrace_whole(const struct meas_io_ring *r, u64 k,
 }
 
 /*
+ * Whether @rec is of the caller's process: the process, not its number.
+ * A PID is reused once its process is reaped, and a set-user-ID program
+ * runs under the PID of the process that executed it (newgrp, then the
+ * user's shell): the process's start time tells the first, its execve()
+ * count the second.  So a process does not see its own records from
+ * before its last execve() either.
+ */
+static bool iotrace_mine(const struct meas_io_record *rec)
+{
+	const struct task_struct *me = current->group_leader;
+
+	return rec->tgid == task_tgid_nr(current) &&
+	       rec->proc_start_ns == me->start_boottime &&
+	       rec->proc_exec_id == READ_ONCE(me->self_exec_id);
+}
+
+/*
  * GETSTATISTICS: the raw ring.  A caller without CAP_PERFMON sees the
- * header, and of the records only the whole ones of its own process;
- * the words of the others read 0.  The records are judged on the copy
+ * header, and of the records only the whole ones of its own process
+ * (iotrace_mine()); the words of the others read 0.  The records are judged on the copy
  * the caller gets, not on the ring, which the writers overwrite
  * meanwhile; a record the copy cuts is copied whole once more to judge.
  */
@@ -228,7 +245,6 @@ static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
 	u64 first = r->rec - cls->region, rw = MEAS_IO_RECORD_WORDS, w, k, end;
 	const struct meas_io_record *rec;
 	struct meas_io_record whole;
-	pid_t me = task_tgid_nr(current);
 
 	iotrace_fold(cls);
 	iotrace_copy(out, cls->region + word, n * sizeof(u64));
@@ -244,7 +260,7 @@ static void iotrace_snap(struct meas_class *cls, u64 word, u64 n, u64 *out)
 			iotrace_copy(&whole, r->rec + k * rw, sizeof(whole));
 			rec = &whole;
 		}
-		if (rec->tgid != me || !iotrace_whole(r, k, rec))
+		if (!iotrace_mine(rec) || !iotrace_whole(r, k, rec))
 			memset(out + (w - word), 0, (end - w) * sizeof(u64));
 	}
 }

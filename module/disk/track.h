@@ -19,7 +19,7 @@
 #define MEAS_TRACK_ISSUED	0x1	/* issued, and not requeued since */
 #define MEAS_TRACK_REQUEUED	0x2	/* requeued, not yet issued again */
 #define MEAS_TRACK_EVER_REQUEUED 0x4	/* requeued at least once */
-#define MEAS_TRACK_IDENT	0x8	/* @pid, @tgid, @comm are set */
+#define MEAS_TRACK_IDENT	0x8	/* @pid to @exec_id are set */
 
 /**
  * struct meas_track_rec - a request (or a bio of a bio-based disk) in flight
@@ -34,8 +34,13 @@
  * @flags: MEAS_TRACK_*
  * @bytes: a bio: its size when queued (it may advance before its end)
  * @comm: command name of @pid
+ * @start_ns: its process's start time (the leader's start_boottime)
+ * @exec_id: its process's execve() count (the leader's self_exec_id)
  *
- * One cache line: the probes of one request touch only this line.
+ * Class 0's probes touch only the first cache line; the process's
+ * identity, which class 14's reader judges by (iotrace.c), is on the
+ * second, written at the insert and read at the completion only while
+ * class 14 is enabled.
  */
 struct meas_track_rec {
 	unsigned long key;
@@ -51,6 +56,8 @@ struct meas_track_rec {
 	u32 flags;
 	u32 bytes;
 	char comm[TASK_COMM_LEN];
+	u64 start_ns;
+	u64 exec_id;
 } ____cacheline_aligned;
 
 /**

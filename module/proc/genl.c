@@ -11,8 +11,10 @@
  * procread.c apply to that process and to the socket's opener, both
  * (netlink_capable()'s rule).  The exits group goes to every member
  * alike, so only CAP_SYS_ADMIN may join it (the kernel checks when a
- * socket binds); other callers poll the dump, which filters.  The family
- * is registered at module load; genl_unregister_family() at unload takes
+ * socket binds); other callers poll the dump, which filters.  The
+ * family's handlers run in parallel, serialised by meas_sir alone, and
+ * no handler sleeps with it held.  The family is registered at module
+ * load; genl_unregister_family() at unload takes
  * the listeners off the group.
  */
 #include <net/genetlink.h>
@@ -72,23 +74,21 @@ static struct file *genl_opener(const struct sk_buff *skb)
 	return sk && sk->sk_socket ? sk->sk_socket->file : NULL;
 }
 
-/* The record a GET asks for; the caller holds meas_sir. */
-static int genl_get_record(struct proc_tab *tab, struct sk_buff *skb,
+/* The record a GET asks for, as @v may see it; the caller holds meas_sir. */
+static int genl_get_record(struct proc_tab *tab, const struct proc_viewer *v,
 			   struct genl_info *info, struct meas_proc_rec *rec,
 			   u64 *cgid)
 {
-	struct proc_viewer v;
 	u32 slot = 0, gen = 0;
 	s32 pid = 0;
 
-	meas_procread_viewer_opener(&v, genl_opener(skb));
 	if (info->attrs[MEAS_A_SLOT]) {
 		slot = nla_get_u32(info->attrs[MEAS_A_SLOT]);
 	} else if (info->attrs[MEAS_A_PID]) {
 		pid = nla_get_u32(info->attrs[MEAS_A_PID]);
 		if (pid < 0)
 			return -ESRCH;
-		slot = pid ? meas_procread_find(tab, &v, pid) : 0;
+		slot = pid ? meas_procread_find(tab, v, pid) : 0;
 		if (pid && !slot)
 			return -ESRCH;
 	}
@@ -99,7 +99,7 @@ static int genl_get_record(struct proc_tab *tab, struct sk_buff *skb,
 		meas_procread_header(tab, rec->item, false);
 		return 0;
 	}
-	if (!meas_procread_entry_cg(tab, &v, slot, rec->item, &gen, cgid))
+	if (!meas_procread_entry_cg(tab, v, slot, rec->item, &gen, cgid))
 		return -ESRCH;
 	rec->index = (u64)gen << 32 | slot;
 	return 0;
@@ -108,6 +108,7 @@ static int genl_get_record(struct proc_tab *tab, struct sk_buff *skb,
 static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct meas_proc_rec *rec;
+	struct proc_viewer v;
 	struct proc_tab *tab;
 	struct sk_buff *msg;
 	u64 cgid = 0;
@@ -117,13 +118,17 @@ static int genl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
+	meas_procread_viewer_opener(&v, genl_opener(skb));
+	/* a process in its exit window leaves first, with no lock held */
+	if (info->attrs[MEAS_A_PID] && !info->attrs[MEAS_A_SLOT])
+		meas_procread_settle(&v, nla_get_u32(info->attrs[MEAS_A_PID]));
 	if (mutex_lock_killable(&meas_sir)) {
 		kfree(rec);
 		return -EINTR;
 	}
 	tab = genl_table();
 	if (tab)
-		err = genl_get_record(tab, skb, info, rec, &cgid);
+		err = genl_get_record(tab, &v, info, rec, &cgid);
 	else
 		err = -ENODATA;
 	mutex_unlock(&meas_sir);
@@ -533,8 +538,15 @@ static const struct genl_multicast_group meas_genl_mcgrps[] = {
 };
 #endif
 
+/*
+ * Parallel: the family's handlers take meas_sir, the module's own lock,
+ * not the genl_mutex every other generic netlink family (nl80211,
+ * devlink, ethtool...) shares, which a request would otherwise hold for
+ * as long as meas_sir is busy.
+ */
 static struct genl_family meas_genl_family __ro_after_init = {
 	.name		= MEAS_GENL_NAME,
+	.parallel_ops	= true,
 	.version	= MEAS_GENL_VERSION,
 	.maxattr	= MEAS_A_MAX,
 	.policy		= meas_genl_policy,

@@ -16,6 +16,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include "core/compat.h"
 #include <linux/sched/clock.h>
 #include <linux/cred.h>
@@ -30,6 +31,8 @@
 #include "core/access.h"
 #include "core/seen.h"
 #include "core/class.h"
+#include "core/ctl.h"
+#include "core/inject.h"
 #include "proctab.h"
 #include "procread.h"
 
@@ -298,7 +301,29 @@ static bool procread_compose(struct proc_tab *tab, u32 slot, u64 *e,
 }
 
 /*
- * A live process's names and IDs as they are now; under rcu_read_lock().
+ * Whether a live process is dumpable now: a set-user-ID change of IDs or
+ * prctl(PR_SET_DUMPABLE) since its last fork or exec changed it, and
+ * pmdameas judges its clients by this flag, as ptrace would.  The
+ * process's own lock keeps its mm (or the 7 series' exec_state) while
+ * it is read; a thread without one leaves the flag as it was.
+ */
+static void procread_dumpable(struct task_struct *task, u64 *e)
+{
+	struct user_namespace *ns;
+	enum meas_dumpable d;
+
+	task_lock(task);
+	d = meas_task_dumpable(task, &ns);
+	task_unlock(task);
+	if (d == MEAS_DUMP_OWNER)
+		e[MEAS_P_FLAGS] |= MEAS_PF_DUMPABLE;
+	else if (d == MEAS_DUMP_NOT)
+		e[MEAS_P_FLAGS] &= ~MEAS_PF_DUMPABLE;
+}
+
+/*
+ * A live process's names, IDs and dumpability as they are now; under
+ * rcu_read_lock().
  * The command name is copied without the task lock, as tracepoints do: a
  * concurrent rename gives a mixed name, never a bad access.
  */
@@ -316,6 +341,8 @@ static void procread_refresh(struct task_struct *task, u64 *e)
 	}
 	meas_proctab_creds(e, __task_cred(task));
 	e[MEAS_P_SESSION] = pid_nr(task_session(task));
+	if (!(e[MEAS_P_FLAGS] & MEAS_PF_KTHREAD))
+		procread_dumpable(task, e);
 }
 
 /* An initial-namespace PID as the caller's namespace numbers it. */
@@ -459,24 +486,23 @@ unlock:
 /*
  * A reader asking for one process waits this long at most, in steps of
  * PROCREAD_SETTLE_US, for the last switch-out of a process whose threads
- * have all exited (procread_settle()).
+ * have all exited (meas_procread_settle()).
  */
 #define PROCREAD_SETTLE_US	100
 #define PROCREAD_SETTLE_STEPS	1000
 
 /*
- * Whether the live entry @slot belongs to a process whose threads have
- * all exited but whose last switch-out has not come yet.  Its first
- * thread record tells: a record keeps its task until that switch-out,
- * and the task is freed an RCU grace period after it.  A record taken
- * by another process meanwhile gives a wrong answer, which costs a wait
- * or spares one, nothing else.
+ * The live entry @slot's first thread, referenced, if its process is in
+ * its exit window: its threads have all exited but its last switch-out
+ * has not come yet.  A record keeps its task until that switch-out, and
+ * the task is freed an RCU grace period after it.  A record taken by
+ * another process meanwhile gives a wrong answer, which costs a wait or
+ * spares one, nothing else.  Under meas_sir.
  */
-static bool procread_exit_pending(struct proc_tab *tab, u32 slot)
+static struct task_struct *procread_exit_task(struct proc_tab *tab, u32 slot)
 {
 	struct proc_slot *s = &tab->slots[slot];
 	struct task_struct *task = NULL;
-	bool pending = false;
 	u32 i;
 
 	rcu_read_lock();
@@ -484,28 +510,98 @@ static bool procread_exit_pending(struct proc_tab *tab, u32 slot)
 		i = READ_ONCE(s->threads);
 		if (i && i <= tab->nthr)
 			task = READ_ONCE(tab->thr[i - 1].task);
-		pending = task && READ_ONCE(task->exit_state) &&
-			  !atomic_read(&task->signal->live);
+		if (task && ((READ_ONCE(task->exit_state) &&
+			      !atomic_read(&task->signal->live)) ||
+			     meas_inject_proc_settle()))
+			get_task_struct(task);
+		else
+			task = NULL;
 	}
 	rcu_read_unlock();
-	return pending;
+	return task;
 }
 
-/*
+/* Whether @t has left its CPU for the last time: its switch-out came. */
+static bool procread_switched_out(struct task_struct *t)
+{
+	return meas_task_state(t) == TASK_DEAD && !READ_ONCE(t->on_cpu);
+}
+
+/* The slot of process @nr (global), live or the latest exited; or 0. */
+static u32 procread_lookup(struct proc_tab *tab, s32 nr, bool exited)
+{
+	u32 s, best = 0, steps = 0;
+	u64 created, best_created = 0;
+	u8 state;
+
+	s = READ_ONCE(tab->phash[(u32)nr & tab->pmask]);
+	while (s && s <= tab->nslots && steps++ < tab->nslots) {
+		state = READ_ONCE(tab->slots[s].state);
+		created = READ_ONCE(proc_ent(tab, s)[MEAS_P_CREATED]);
+		if (READ_ONCE(tab->slots[s].nr) == nr &&
+		    state != MEAS_PSTATE_EMPTY) {
+			if (state == MEAS_PSTATE_LIVE)
+				return s;
+			if (exited && created >= best_created) {
+				best = s;
+				best_created = created;
+			}
+		}
+		s = READ_ONCE(tab->slots[s].hnext);
+	}
+	return best;
+}
+
+/* A process ID of the caller's namespace as the table numbers it, or 0. */
+static s32 procread_global_nr(const struct proc_viewer *v, s32 nr)
+{
+	struct pid *pid;
+
+	if (nr <= 0 || v->init_ns)
+		return nr > 0 ? nr : 0;
+	rcu_read_lock();
+	pid = find_vpid(nr);
+	nr = pid ? pid_nr(pid) : 0;
+	rcu_read_unlock();
+	return nr;
+}
+
+/**
+ * meas_procread_settle() - let a process in its exit window leave first
+ * @v: the caller
+ * @nr: a process ID in the caller's PID namespace
+ *
  * A process is gone for user space once its last thread has passed
  * exit_notify(): its parent's waitpid() may have reaped it already.  Its
  * entry is final only at that thread's last switch-out, which follows
  * within microseconds on its CPU unless the thread is preempted first.
  * A caller that asks for one process by its PID waits for that, up to
  * PROCREAD_SETTLE_STEPS steps, so that a process its parent has reaped
- * never reads as live.  Process context, nothing held.
+ * never reads as live.  Called before the lookup, without meas_sir,
+ * which it takes only to look: a user who keeps a process of its own in
+ * that window holds up no other reader (and, the family being parallel,
+ * no other generic netlink family).  Process context, nothing held.
  */
-static void procread_settle(struct proc_tab *tab, u32 slot)
+void meas_procread_settle(const struct proc_viewer *v, s32 nr)
 {
+	struct task_struct *t;
 	unsigned int i = 0;
+	u32 slot;
 
-	while (i++ < PROCREAD_SETTLE_STEPS && procread_exit_pending(tab, slot))
-		usleep_range(PROCREAD_SETTLE_US, 2 * PROCREAD_SETTLE_US);
+	nr = procread_global_nr(v, nr);
+	while (nr && i < PROCREAD_SETTLE_STEPS) {
+		if (mutex_lock_killable(&meas_sir))
+			return;
+		slot = meas_proc_table ?
+		       procread_lookup(meas_proc_table, nr, false) : 0;
+		t = slot ? procread_exit_task(meas_proc_table, slot) : NULL;
+		mutex_unlock(&meas_sir);
+		if (!t)
+			return;
+		while (i++ < PROCREAD_SETTLE_STEPS && !procread_switched_out(t))
+			usleep_range(PROCREAD_SETTLE_US, 2 * PROCREAD_SETTLE_US);
+		put_task_struct(t);
+	}
 }
 
 /**
@@ -516,47 +612,16 @@ static void procread_settle(struct proc_tab *tab, u32 slot)
  *
  * The live process if there is one, else the latest that exited.  A
  * caller outside the initial PID namespace finds live processes only.
- * A process whose threads have all exited is given time for its last
- * switch-out (procread_settle()).  Process context.
+ * The caller has let a process in its exit window leave first
+ * (meas_procread_settle()), before it took meas_sir.
  *
  * Return: the slot, or 0.
  */
 u32 meas_procread_find(struct proc_tab *tab, const struct proc_viewer *v,
 		       s32 nr)
 {
-	u32 s, best = 0, steps = 0;
-	u64 created, best_created = 0;
-	struct pid *pid;
-	u8 state;
-
-	if (nr <= 0)
-		return 0;
-	if (!v->init_ns) {
-		rcu_read_lock();
-		pid = find_vpid(nr);
-		nr = pid ? pid_nr(pid) : 0;
-		rcu_read_unlock();
-		if (!nr)
-			return 0;
-	}
-	s = READ_ONCE(tab->phash[(u32)nr & tab->pmask]);
-	while (s && s <= tab->nslots && steps++ < tab->nslots) {
-		state = READ_ONCE(tab->slots[s].state);
-		created = READ_ONCE(proc_ent(tab, s)[MEAS_P_CREATED]);
-		if (READ_ONCE(tab->slots[s].nr) == nr &&
-		    state != MEAS_PSTATE_EMPTY) {
-			if (state == MEAS_PSTATE_LIVE) {
-				procread_settle(tab, s);
-				return s;
-			}
-			if (v->init_ns && created >= best_created) {
-				best = s;
-				best_created = created;
-			}
-		}
-		s = READ_ONCE(tab->slots[s].hnext);
-	}
-	return best;
+	nr = procread_global_nr(v, nr);
+	return nr ? procread_lookup(tab, nr, v->init_ns) : 0;
 }
 
 /**

@@ -3,7 +3,8 @@
  * procread.c: class 15's records for readers (GETSTATISTICS' snap,
  * GETPROCSTATS, READACTIVE, netlink, exit records): live values, each
  * reader's namespaces and access; for the per-cgroup records too
- * (cgread.c).  The caller holds meas_sir.
+ * (cgread.c).  The caller holds meas_sir, but for
+ * meas_procread_settle(), which takes it.
  */
 #ifndef _MEAS_PROC_PROCREAD_H
 #define _MEAS_PROC_PROCREAD_H
@@ -47,6 +48,7 @@ bool meas_procread_entry_cg(struct proc_tab *tab, const struct proc_viewer *v,
 			    u32 slot, u64 *e, u32 *gen, u64 *cgid);
 bool meas_procread_entry(struct proc_tab *tab, const struct proc_viewer *v,
 			 u32 slot, u64 *item, u32 *gen);
+void meas_procread_settle(const struct proc_viewer *v, s32 nr);
 u32 meas_procread_find(struct proc_tab *tab, const struct proc_viewer *v,
 		       s32 pid);
 u32 meas_procread_hwm(struct proc_tab *tab);

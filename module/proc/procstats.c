@@ -201,6 +201,11 @@ static int procstats(struct meas_procstats *k)
 
 	k->words = 0;
 	k->entries = 0;
+	/* a process in its exit window leaves first, with no lock held */
+	if (!k->allpins && k->pin > 0 && !(k->flags & MEAS_PROCSTATS_SLOT)) {
+		meas_procread_viewer(&c.v, false);
+		meas_procread_settle(&c.v, k->pin);
+	}
 	if (mutex_lock_killable(&meas_sir))
 		return -EINTR;
 	rc = procstats_first(k, &c, &n);

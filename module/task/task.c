@@ -3,8 +3,8 @@
  * Task measurement: START-TASK-MEASUREMENT and STOP-TASK-MEASUREMENT
  * (MEAS_IOC_TASK_START, MEAS_IOC_TASK_STOP), and the list of running
  * measurements.  A measurement is not tied to the file that started it
- * (unless MEAS_TASK_OWNED): it ends with STOP, with the process's exit,
- * or when the module is unloaded, as SM2's did with its subsystem.
+ * (unless MEAS_TASK_OWNED): it ends with STOP or with the process's
+ * exit, and the module cannot be unloaded while it runs.
  *
  * task_mutex serialises start and end, and is never held across I/O: the
  * caller's path and file are opened before it is taken, the file written
@@ -15,8 +15,12 @@
  * as perf_event_open() does: a set-user-ID exec cannot come between.
  */
 #include <linux/capability.h>
+#include <linux/completion.h>
 #include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/printk.h>
 #include <linux/rwsem.h>
 #include <linux/hashtable.h>
 #include <linux/pid.h>
@@ -44,6 +48,8 @@
 #include "task.h"
 
 #define TASK_TICK	(HZ / 5)	/* the writer's period */
+/* the longest a STOP or a release waits for the file */
+#define TASK_END_WAIT	msecs_to_jiffies(MEAS_TASK_END_WAIT_MS)
 
 static DEFINE_MUTEX(task_mutex);
 static LIST_HEAD(task_list);
@@ -65,14 +71,17 @@ static void task_tick(struct work_struct *w)
 }
 
 /*
- * Everything after the probes let go: last events, the end's load
- * information, the END record, the file closed.
+ * The end's file part, on the workqueue, once the probes let go: last
+ * events, the end's load information, the END record, the file closed.
+ * The file is the starter's and may not answer (a FUSE daemon that
+ * stopped), so nothing that must return (STOP, a release, the kernel's
+ * delayed fput) waits here longer than TASK_END_WAIT (task_end()).
+ * Takes the table's reference over.
  */
-static void task_finish(struct meas_task *m)
+static void task_finish_work(struct work_struct *w)
 {
-	u64 cpu_ns = meas_taskprobe_release_events(m);
+	struct meas_task *m = container_of(w, struct meas_task, finwork);
 
-	tracepoint_synchronize_unregister();	/* no probe still sees m */
 	cancel_delayed_work_sync(&m->tick);
 	cancel_work_sync(&m->drain);
 	mutex_lock(&m->vmlock);
@@ -81,16 +90,36 @@ static void task_finish(struct meas_task *m)
 	meas_taskfile_drain(m);
 	meas_taskload_snapshot(m, m->mm, MEAS_TASK_LOAD_END, m->gen, true);
 	meas_taskload_free(m);
-	meas_taskfile_end(m, cpu_ns);
+	meas_taskfile_end(m, m->cpu_ns);
 	mutex_unlock(&m->wlock);
 	mutex_unlock(&m->vmlock);
 	/* a callback waiting for room may have kicked the writer again */
 	cancel_work_sync(&m->drain);
 	meas_taskfile_close(m);
+	complete_all(&m->finished);
+	meas_tasktab_put(m);	/* the table's reference */
 }
 
-/* End @m for @reason unless it is ending already; may sleep. */
-static bool task_end(struct meas_task *m, u32 reason)
+/*
+ * Wait up to @wait for the end's file part.  Past it, give the file up:
+ * what is still buffered is dropped and counted, and the END says so
+ * when the file answers again.  @wait 0: no one waits, the file is not
+ * given up.
+ */
+static void task_wait_file(struct meas_task *m, unsigned long wait)
+{
+	if (!wait || wait_for_completion_timeout(&m->finished, wait))
+		return;
+	set_bit(MEAS_TASK_ABORTED, &m->bits);
+	pr_warn_ratelimited("task measurement %llu: its file did not answer for %u ms, given up\n",
+			    m->session, MEAS_TASK_END_WAIT_MS);
+}
+
+/*
+ * End @m for @reason unless it is ending already: the probes and CPU
+ * clocks here, the file on the workqueue, waited for up to @wait.
+ */
+static bool task_end(struct meas_task *m, u32 reason, unsigned long wait)
 {
 	mutex_lock(&task_mutex);
 	if (m->ending) {
@@ -104,8 +133,10 @@ static bool task_end(struct meas_task *m, u32 reason)
 	task_count--;
 	meas_taskprobe_put(m);
 	mutex_unlock(&task_mutex);
-	task_finish(m);
-	meas_tasktab_put(m);	/* the table's reference */
+	m->cpu_ns = meas_taskprobe_release_events(m);
+	tracepoint_synchronize_unregister();	/* no probe still sees m */
+	queue_work(meas_tasktab_wq, &m->finwork);
+	task_wait_file(m, wait);
 	return true;
 }
 
@@ -114,7 +145,7 @@ static void task_end_work(struct work_struct *w)
 	struct meas_task *m = container_of(w, struct meas_task, endwork);
 
 	meas_inject_task_end_hold();
-	task_end(m, m->async_reason);
+	task_end(m, m->async_reason, 0);	/* no one waits for it */
 	meas_tasktab_put(m);
 }
 
@@ -137,6 +168,8 @@ static struct meas_task *task_alloc(const struct meas_task_start *k,
 	INIT_WORK(&m->drain, meas_taskfile_drain_work);
 	INIT_DELAYED_WORK(&m->tick, task_tick);
 	INIT_WORK(&m->endwork, task_end_work);
+	INIT_WORK(&m->finwork, task_finish_work);
+	init_completion(&m->finished);
 	m->flags = k->flags;
 	m->pcounter_ms = k->pcounter_ms;
 	m->load_info = k->load_info;
@@ -152,6 +185,14 @@ static struct meas_task *task_alloc(const struct meas_task_start *k,
 		kfree(m);
 		return NULL;
 	}
+	/*
+	 * The module stays while a measurement, its end or a callback it
+	 * queued may still run its code (the last reference gives it back,
+	 * meas_tasktab_put()): its end may wait on the starter's file,
+	 * which the module's exit could not wait for without bound.  We
+	 * run in an ioctl of an open /dev/meas, which holds the module.
+	 */
+	__module_get(THIS_MODULE);
 	return m;
 }
 
@@ -215,23 +256,34 @@ static int task_file_free(struct file *f)
 	return MEAS_TASK_OK;
 }
 
-/* Measurements started by @m's user without privilege; under task_mutex. */
-static unsigned int task_count_user(struct meas_task *m)
-{
-	struct meas_task *other;
-	unsigned int n = 0;
+/*
+ * A quarter of max_tasks is kept for starters with CAP_PERFMON or
+ * CAP_SYS_ADMIN: the members of group meas, each at max_tasks_per_user,
+ * would otherwise fill it and refuse root too.
+ */
+#define TASK_PRIV_SHARE	4
 
-	list_for_each_entry(other, &task_list, list)
-		n += !other->privileged && uid_eq(other->uid, m->uid);
-	return n;
-}
-
-/* NPS0065: max_tasks run, or max_tasks_per_user of an unprivileged user. */
+/*
+ * NPS0065: max_tasks run; or, for a starter without privilege, its user
+ * has max_tasks_per_user, or such starters together have all but the
+ * privileged share.  Under task_mutex.
+ */
 static bool task_over_limit(struct meas_task *m)
 {
-	return task_count >= meas_param_max_tasks ||
-	       (!m->privileged &&
-		task_count_user(m) >= meas_param_max_tasks_per_user);
+	unsigned int all = 0, mine = 0;
+	struct meas_task *other;
+
+	if (task_count >= meas_param_max_tasks)
+		return true;
+	if (m->privileged)
+		return false;
+	list_for_each_entry(other, &task_list, list) {
+		all += !other->privileged;
+		mine += !other->privileged && uid_eq(other->uid, m->uid);
+	}
+	return mine >= meas_param_max_tasks_per_user ||
+	       all >= meas_param_max_tasks -
+		      meas_param_max_tasks / TASK_PRIV_SHARE;
 }
 
 /*
@@ -335,7 +387,7 @@ static int task_open(struct meas_task *m, const char *path, bool std,
 	m->closed = true;
 	m->werr = EBADF;
 	mutex_unlock(&m->vmlock);
-	task_end(m, MEAS_TASK_END_STOP);
+	task_end(m, MEAS_TASK_END_STOP, TASK_END_WAIT);
 	return code;
 }
 
@@ -357,7 +409,7 @@ static int task_begin(struct meas_task *m, int *file_errno)
 	clear_bit(MEAS_TASK_KICKED, &m->bits);
 	if (err) {
 		*file_errno = err;
-		task_end(m, MEAS_TASK_END_STOP);
+		task_end(m, MEAS_TASK_END_STOP, TASK_END_WAIT);
 		return MEAS_TASK_FILEIO;
 	}
 	queue_delayed_work(meas_tasktab_wq, &m->tick, TASK_TICK);
@@ -467,6 +519,30 @@ static int task_stop_find(pid_t vpid, struct meas_task **mp)
 	return MEAS_TASK_OK;
 }
 
+/*
+ * What a STOP that ended @m tells: the END record's figures, or, if its
+ * file was given up, those of the moment (the writer may still be
+ * stuck in a write: read as they are) and NPS0067.
+ */
+static int task_stop_result(struct meas_task *m, struct meas_task_stop *k)
+{
+	k->session = m->session;
+	k->kernel_samples = atomic64_read(&m->ksamples);
+	if (test_bit(MEAS_TASK_ABORTED, &m->bits)) {
+		/* the writer may change them meanwhile: a moment's figures */
+		k->samples = data_race(READ_ONCE(m->written_samples));
+		/* as above */
+		k->svcs = data_race(READ_ONCE(m->written_svcs));
+		/* as above */
+		k->lost = data_race(READ_ONCE(m->lost_total));
+		return MEAS_TASK_FILEIO;
+	}
+	k->samples = m->written_samples;
+	k->svcs = m->written_svcs;
+	k->lost = m->lost_total;
+	return m->werr ? MEAS_TASK_FILEIO : MEAS_TASK_OK;
+}
+
 static long task_stop_ioctl(void __user *u)
 {
 	struct meas_task_stop k;
@@ -483,14 +559,8 @@ static long task_stop_ioctl(void __user *u)
 	code = task_stop_find(k.pid, &m);
 	if (!code) {
 		/* ended meanwhile by its exit: not measured any more */
-		code = task_end(m, MEAS_TASK_END_STOP) ?
-		       (m->werr ? MEAS_TASK_FILEIO : MEAS_TASK_OK) :
-		       MEAS_TASK_NOTMEASURED;
-		k.session = m->session;
-		k.samples = m->written_samples;
-		k.kernel_samples = atomic64_read(&m->ksamples);
-		k.svcs = m->written_svcs;
-		k.lost = m->lost_total;
+		code = task_end(m, MEAS_TASK_END_STOP, TASK_END_WAIT) ?
+		       task_stop_result(m, &k) : MEAS_TASK_NOTMEASURED;
 		meas_tasktab_put(m);
 	}
 	k.result = code;
@@ -507,14 +577,14 @@ long meas_task_ioctl(struct file *file, unsigned int cmd, void __user *u)
 
 /* ---- the measuring side going away ----------------------------------- */
 
-/* The first measurement @owner started (any if NULL), with a reference. */
+/* The first measurement @owner started, with a reference. */
 static struct meas_task *task_first(struct file *owner)
 {
 	struct meas_task *m;
 
 	mutex_lock(&task_mutex);
 	list_for_each_entry(m, &task_list, list)
-		if (!owner || m->owner == owner) {
+		if (m->owner == owner) {
 			meas_tasktab_get(m);
 			mutex_unlock(&task_mutex);
 			return m;
@@ -523,13 +593,20 @@ static struct meas_task *task_first(struct file *owner)
 	return NULL;
 }
 
-/* /dev/meas file released: end what it started with MEAS_TASK_OWNED. */
+/*
+ * /dev/meas file released: end what it started with MEAS_TASK_OWNED.  A
+ * release in a kernel thread (the kernel's delayed fput, the unix
+ * sockets' garbage collector on a file left in flight) holds up every
+ * other deferred close: it waits for no file.  A process's close waits
+ * up to TASK_END_WAIT, so that the file is complete when it returns.
+ */
 void meas_task_release(struct file *file)
 {
+	unsigned long wait = current->flags & PF_KTHREAD ? 0 : TASK_END_WAIT;
 	struct meas_task *m;
 
 	while ((m = task_first(file))) {
-		task_end(m, MEAS_TASK_END_RELEASE);
+		task_end(m, MEAS_TASK_END_RELEASE, wait);
 		meas_tasktab_put(m);
 	}
 }
@@ -544,15 +621,14 @@ int meas_task_init(void)
 	return 0;
 }
 
-/* Module unload ends every measurement, as stopping SM2 did. */
+/*
+ * Module unload.  No measurement is left: each holds the module until
+ * its last reference (task_alloc()), so the unload is refused while one
+ * runs, ends or has a callback queued.
+ */
 void meas_task_exit(void)
 {
-	struct meas_task *m;
-
-	while ((m = task_first(NULL))) {
-		task_end(m, MEAS_TASK_END_UNLOAD);
-		meas_tasktab_put(m);
-	}
+	WARN_ON_ONCE(!list_empty(&task_list));
 	meas_taskprobe_exit();
 	meas_tasktab_exit();
 }

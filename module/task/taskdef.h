@@ -59,6 +59,7 @@ enum {
 	MEAS_TASK_EXITING,	/* the end work is queued for the exit */
 	MEAS_TASK_DENIED,	/* a program it may not measure: record nothing */
 	MEAS_TASK_EXEC_CB,	/* exec_cb is queued */
+	MEAS_TASK_ABORTED,	/* the end gave up waiting for the file */
 };
 
 /*
@@ -131,9 +132,15 @@ struct meas_task {
 	u64 fbytes;			/* bytes in the file */
 	u64 fsize_max;			/* the starter's RLIMIT_FSIZE */
 	u64 written_samples, written_svcs, lost_total;
+	u64 wrecs;			/* records in wbuf */
+	u64 dropped;			/* records made, not written */
+	u64 cpu_ns;			/* the process's CPU time, at the end */
 	struct work_struct drain;
 	struct delayed_work tick;
 	struct work_struct endwork;
+	/* the end's file part: the writer's last run, then the file closed */
+	struct work_struct finwork;
+	struct completion finished;
 };
 
 #endif /* _MEAS_TASK_TASKDEF_H */

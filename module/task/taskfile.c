@@ -30,14 +30,20 @@
 #define TASK_WBUF	(64 * 1024)
 #define TASK_BATCH	64
 
-/* Not a regular file, or an existing one (standard name) of another user. */
+/*
+ * Not a regular file; or, at the standard name, an existing file of
+ * another user, or another name of a file: where fs.protected_hardlinks
+ * is 0, any user may link a file of the starter's there, in /var/tmp,
+ * and the measurement would append to it.
+ */
 static int file_kind_ok(struct file *f, bool std)
 {
 	struct inode *inode = file_inode(f);
 
 	if (!S_ISREG(inode->i_mode))
 		return MEAS_TASK_BADFILE;
-	if (std && !uid_eq(inode->i_uid, current_fsuid()))
+	if (std && (!uid_eq(inode->i_uid, current_fsuid()) ||
+		    READ_ONCE(inode->i_nlink) != 1))
 		return MEAS_TASK_BADFILE;
 	return MEAS_TASK_OK;
 }
@@ -151,7 +157,9 @@ int meas_taskfile_open(const char *path, bool std, int *file_errno,
  * @f: from meas_taskfile_open(); @m holds its reference now
  *
  * The file keeps growing up to the starter's RLIMIT_FSIZE, which the
- * writer (a kernel worker, whose own limit is infinite) applies.
+ * writer (a kernel worker, whose own limit is infinite) applies, and
+ * within the starter's quota: the writer writes with the file's
+ * credentials (meas_taskfile_flush()).
  */
 void meas_taskfile_use(struct meas_task *m, struct file *f)
 {
@@ -162,26 +170,59 @@ void meas_taskfile_use(struct meas_task *m, struct file *f)
 
 /* ---- the writer ------------------------------------------------------ */
 
-/* Write what is buffered; after an error, later records are dropped. */
-int meas_taskfile_flush(struct meas_task *m)
+/* Whether the end gave up on the file: nothing more is written to it. */
+static bool file_aborted(struct meas_task *m, bool end)
 {
+	return !end && test_bit(MEAS_TASK_ABORTED, &m->bits);
+}
+
+/*
+ * Write what is buffered (@end: the END record, which is written even
+ * after the end gave up on the file); after an error, later records are
+ * dropped and counted.  With the credentials the file was opened with,
+ * the starter's, not the writer's: a kernel worker is root with every
+ * capability, and quotas (dquot's ignore_hardlimit()) and ext4's
+ * reserved blocks would let it write past the starter's limits
+ * (CAP_SYS_RESOURCE).
+ */
+static int file_flush(struct meas_task *m, bool end)
+{
+	const struct cred *old;
 	size_t done = 0;
 	loff_t pos = 0;
 	ssize_t n;
 
-	while (!m->werr && done < m->wlen) {
-		n = kernel_write(m->out, m->wbuf + done, m->wlen - done, &pos);
-		if (n <= 0) {
-			m->werr = n ? -n : EIO;
-			pr_warn_ratelimited("task measurement %llu: write failed (%d), later records dropped\n",
-					    m->session, m->werr);
-		} else {
-			done += n;
-			m->fbytes += n;
+	if (!m->werr && file_aborted(m, end))
+		m->werr = ETIMEDOUT;
+	if (!m->werr && m->wlen) {
+		old = override_creds(m->out->f_cred);
+		while (!m->werr && done < m->wlen) {
+			n = kernel_write(m->out, m->wbuf + done,
+					 m->wlen - done, &pos);
+			if (n <= 0) {
+				m->werr = n ? -n : EIO;
+				pr_warn_ratelimited("task measurement %llu: write failed (%d), later records dropped\n",
+						    m->session, m->werr);
+			} else {
+				done += n;
+				m->fbytes += n;
+			}
+			if (!m->werr && file_aborted(m, end))
+				m->werr = ETIMEDOUT;
 		}
+		revert_creds(old);
 	}
+	/* a buffer cut short counts whole: its last record is cut too */
+	if (m->werr)
+		m->dropped += m->wrecs;
+	m->wrecs = 0;
 	m->wlen = 0;
 	return m->werr;
+}
+
+int meas_taskfile_flush(struct meas_task *m)
+{
+	return file_flush(m, false);
 }
 
 /*
@@ -211,6 +252,7 @@ static void *file_room(struct meas_task *m, u32 size)
 		meas_taskfile_flush(m);
 	p = m->wbuf + m->wlen;
 	m->wlen += size;
+	m->wrecs++;
 	return p;
 }
 
@@ -421,8 +463,11 @@ void meas_taskfile_session(struct meas_task *m)
  */
 void meas_taskfile_end(struct meas_task *m, u64 cpu_ns)
 {
+	bool aborted = test_bit(MEAS_TASK_ABORTED, &m->bits);
 	struct meas_trec_end *e;
 
+	/* what is buffered goes first, or is dropped: counted below */
+	meas_taskfile_flush(m);
 	e = rec_begin(m, MEAS_TREC_END, sizeof(*e), 0, local_clock());
 	e->reason = m->reason;
 	e->samples = m->written_samples;
@@ -431,7 +476,12 @@ void meas_taskfile_end(struct meas_task *m, u64 cpu_ns)
 	e->lost = m->lost_total;
 	e->cpu_ns = cpu_ns;
 	e->objects_dropped = atomic64_read(&m->objects_dropped);
-	meas_taskfile_flush(m);
+	e->flags = aborted ? MEAS_TREC_END_ABORTED : 0;
+	e->dropped = m->dropped;
+	/* given up on, the file still gets its END where it can be written */
+	if (aborted && m->werr == ETIMEDOUT)
+		m->werr = 0;
+	file_flush(m, true);
 }
 
 void meas_taskfile_close(struct meas_task *m)

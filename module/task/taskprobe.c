@@ -12,12 +12,13 @@
  * information) is done by task_work callbacks that the measured thread
  * runs itself before it returns to user mode: nothing of the new mapping
  * or program can run before it is recorded.  Each queued callback holds a
- * reference on its measurement and is counted, so that the module is not
- * unloaded under one.
+ * reference on its measurement, which holds the module: the module is
+ * not unloaded under one.
  */
 #include <linux/perf_event.h>
 #include <linux/tracepoint.h>
 #include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
@@ -36,14 +37,12 @@
 #include "core/compat.h"
 #include "core/ctl.h"
 #include "core/tp.h"
+#include "core/inject.h"
 #include "taskdef.h"
 #include "taskring.h"
 #include "tasktab.h"
 #include "taskload.h"
 #include "taskprobe.h"
-
-static atomic_t task_cbs = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(task_cbs_wq);
 
 /*
  * A sample or a system call of the current thread, written in place in
@@ -178,24 +177,21 @@ u64 meas_taskprobe_release_events(struct meas_task *m)
 
 /* ---- task_work callbacks -------------------------------------------- */
 
+/*
+ * A callback's last step: its reference, which may be the measurement's
+ * last and give the module back (meas_tasktab_put()); the module's exit
+ * then waits for this task to leave the module's code.
+ */
 static void cb_done(struct meas_task *m)
 {
 	meas_tasktab_put(m);
-	/*
-	 * The module may go once the count is 0: module exit waits for it
-	 * and then for this read-side section, as for a tracepoint probe.
-	 */
-	rcu_read_lock();
-	if (atomic_dec_and_test(&task_cbs))
-		wake_up(&task_cbs_wq);
-	rcu_read_unlock();
+	meas_inject_task_cb(1);
 }
 
 /* Queue @fn to run in current before it returns to user mode. */
 static bool cb_queue(struct meas_task *m, struct callback_head *head,
 		     task_work_func_t fn)
 {
-	atomic_inc(&task_cbs);
 	meas_tasktab_get(m);
 	init_task_work(head, fn);
 	if (!task_work_add(current, head, TWA_RESUME))
@@ -227,10 +223,13 @@ static void cb_mappings(struct callback_head *head)
 	struct meas_task_cb *cb = container_of(head, struct meas_task_cb, head);
 	struct meas_task *m = cb->m;
 
-	mutex_lock(&m->vmlock);
-	if (!m->closed && current->mm && current->mm == m->mm)
-		meas_taskload_changed(m, current->mm);
-	mutex_unlock(&m->vmlock);
+	meas_inject_task_cb(0);
+	/* killable: the end may hold vmlock while the file does not answer */
+	if (!mutex_lock_killable(&m->vmlock)) {
+		if (!m->closed && current->mm && current->mm == m->mm)
+			meas_taskload_changed(m, current->mm);
+		mutex_unlock(&m->vmlock);
+	}
 	cb_release(cb);
 	cb_done(m);	/* may free m: last */
 }
@@ -258,7 +257,11 @@ static void cb_exec(struct callback_head *head)
 	struct meas_task *m = container_of(head, struct meas_task, exec_cb);
 
 	clear_bit(MEAS_TASK_EXEC_CB, &m->bits);
-	mutex_lock(&m->vmlock);
+	if (mutex_lock_killable(&m->vmlock)) {
+		/* killed while the end writes: the process goes anyway */
+		cb_done(m);
+		return;
+	}
 	if (!m->closed && current->mm) {
 		if (meas_tasktab_may_see_exec(m, current)) {
 			exec_switch(m);
@@ -457,9 +460,16 @@ void meas_taskprobe_init(void)
 	meas_tp_bind(task_tps, TP_N);
 }
 
-/* Module exit: every queued callback has run. */
+/*
+ * Module exit.  Every callback has run (each holds a reference on its
+ * measurement, and each measurement the module: task.c), but the one
+ * that gave the module back may still be returning through its code, in
+ * a task preempted there: RCU Tasks waits for every such task to switch
+ * voluntarily or return to user mode, as for the kernel's trampolines.
+ * The kernel's own header falls back to synchronize_rcu() where it has
+ * no RCU Tasks (no preemption: no task can stop in that code).
+ */
 void meas_taskprobe_exit(void)
 {
-	wait_event(task_cbs_wq, !atomic_read(&task_cbs));
-	synchronize_rcu();
+	synchronize_rcu_tasks();
 }

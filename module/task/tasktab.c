@@ -10,6 +10,7 @@
  * task_mutex, and gives each the work its end runs (m->endwork).
  */
 #include <linux/hashtable.h>
+#include <linux/module.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -58,6 +59,14 @@ void meas_tasktab_get(struct meas_task *m)
 	refcount_inc(&m->ref);
 }
 
+/*
+ * The last reference gives the module back (task.c's task_alloc() took
+ * it), as the last thing done: from an ioctl, the open file still holds
+ * the module; from the workqueue, the module's exit destroys the queue,
+ * which waits for this work to return; from a callback in a measured
+ * process, the exit waits with synchronize_rcu_tasks() for that process
+ * to leave this code (meas_taskprobe_exit()).
+ */
 void meas_tasktab_put(struct meas_task *m)
 {
 	if (!refcount_dec_and_test(&m->ref))
@@ -66,6 +75,7 @@ void meas_tasktab_put(struct meas_task *m)
 	meas_taskfile_free(m);
 	put_task_struct(m->leader);
 	kfree(m);
+	module_put(THIS_MODULE);
 }
 
 /**
@@ -114,7 +124,9 @@ bool meas_tasktab_put_wait(struct meas_task *m, const struct meas_task_ev *e)
 	struct meas_task_ring *r = &m->ring;
 	int tries = 10;
 
-	while (!meas_taskring_has_room(r) && tries--) {
+	/* a file given up is not waited for: the event is lost, counted */
+	while (!meas_taskring_has_room(r) && tries-- &&
+	       !test_bit(MEAS_TASK_ABORTED, &m->bits)) {
 		if (!test_and_set_bit(MEAS_TASK_KICKED, &m->bits))
 			queue_work(meas_tasktab_wq, &m->drain);
 		if (wait_event_killable_timeout(r->space,

@@ -36,7 +36,8 @@ step io_test "$out/io_test"
 step iolat_test "$out/iolat_test"
 step clock_test "$out/clock_test"
 step proc_test env MEAS_STORM_SECONDS="$storm" "$out/proc_test"
-# its last test unloads meas.ko under a measurement and loads it again
+# its last test: rmmod refused under a measurement, then after its STOP,
+# and meas.ko loaded again
 step task_test "$out/task_test"
 step stress selftests/stress/stress.sh "$out" "${MEAS_STRESS_SECONDS:-60}"
 ran="$ran time_items_never_go_back(meas_test,proc_test:${storm}s)"

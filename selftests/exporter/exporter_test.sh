@@ -44,7 +44,7 @@ dstat() {
 
 scrape() {
 	curl -sf -m 20 -H "Accept: ${2:-application/openmetrics-text}" \
-		-D "$1.hdr" -o "$1" "$URL"
+		-D "$1.hdr" -o "$1" "${3:-$URL}"
 }
 
 cleanup() {
@@ -71,7 +71,8 @@ check "promtool check metrics: nothing to report" '[ $? = 0 ] && [ ! -s "$T/err"
 
 # ---- bad options: a clear error, nothing started ---------------------------
 for bad in "--port 0" "--port 70000" "--classes 5" "--classes 15" \
-	   "--max-connections 0" "--timeout 0" "--format json" "extra"; do
+	   "--max-connections 0" "--timeout 0" "--format json" \
+	   "--min-interval 61" "extra"; do
 	# shellcheck disable=SC2086
 	"$X" --once $bad >/dev/null 2>"$T/err"
 	check "refused: $bad" '[ $? = 2 ] && grep -q usage "$T/err"'
@@ -151,6 +152,30 @@ grc=$?
 cat "$T/g"
 n=$((n + $(grep -c "^ok\|^not ok" "$T/g")))
 ok $grc "garbage.py: every check passed"
+
+# ---- --min-interval: within it, the last scrape's text again --------------
+# Two scrapes never read the same (the scrape's own duration is in the
+# text), so two equal answers are one scrape served twice.
+scrape "$T/f1" && scrape "$T/f2"
+check "without --min-interval each request is a new scrape" \
+	'! cmp -s "$T/f1" "$T/f2"'
+P2=$((PORT + 1))
+"$X" --port $P2 --min-interval 30 2>"$T/x2err" &
+x2=$!
+i=0
+U2=http://127.0.0.1:$P2/metrics
+while ! scrape "$T/c1" "" "$U2" && [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+scrape "$T/c2" "" "$U2"
+scrape "$T/c3" text/plain "$U2"
+scrape "$T/c4" text/plain "$U2"
+check "--min-interval 30: the same text twice, per format" \
+	'[ -s "$T/c1" ] && cmp -s "$T/c1" "$T/c2" && [ -s "$T/c3" ] &&
+	 cmp -s "$T/c3" "$T/c4" && ! cmp -s "$T/c1" "$T/c3"'
+kill -TERM "$x2" 2>/dev/null
+wait "$x2" 2>/dev/null
 
 # ---- a clean stop ---------------------------------------------------------
 check "the exporter is still running" 'kill -0 "$xpid"'

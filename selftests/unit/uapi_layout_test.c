@@ -270,9 +270,10 @@ MEAS_OFFSET(meas_io_record, issue_ns, 64);
 MEAS_OFFSET(meas_io_record, complete_ns, 72);
 MEAS_OFFSET(meas_io_record, seq, 80);
 MEAS_OFFSET(meas_io_record, comm, 88);
-/* ABI 3: reserved[0] became cgroup */
+/* ABI 3: the reserved words became cgroup, proc_start_ns, proc_exec_id */
 MEAS_OFFSET(meas_io_record, cgroup, 104);
-MEAS_OFFSET(meas_io_record, reserved, 112);
+MEAS_OFFSET(meas_io_record, proc_start_ns, 112);
+MEAS_OFFSET(meas_io_record, proc_exec_id, 120);
 /* struct meas_iotrace_read */
 MEAS_SIZE(meas_iotrace_read, 88);
 MEAS_OFFSET(meas_iotrace_read, size, 0);
@@ -338,14 +339,14 @@ MEAS_OFFSET(meas_trec_session, release, 88);
 MEAS_SIZE(meas_trec_end, 80);
 MEAS_OFFSET(meas_trec_end, h, 0);
 MEAS_OFFSET(meas_trec_end, reason, 16);
-MEAS_OFFSET(meas_trec_end, pad, 20);
+MEAS_OFFSET(meas_trec_end, flags, 20);
 MEAS_OFFSET(meas_trec_end, samples, 24);
 MEAS_OFFSET(meas_trec_end, kernel_samples, 32);
 MEAS_OFFSET(meas_trec_end, svcs, 40);
 MEAS_OFFSET(meas_trec_end, lost, 48);
 MEAS_OFFSET(meas_trec_end, cpu_ns, 56);
 MEAS_OFFSET(meas_trec_end, objects_dropped, 64);
-MEAS_OFFSET(meas_trec_end, reserved, 72);
+MEAS_OFFSET(meas_trec_end, dropped, 72);
 /* struct meas_trec_sample */
 MEAS_SIZE(meas_trec_sample, 32);
 MEAS_OFFSET(meas_trec_sample, h, 0);

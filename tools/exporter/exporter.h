@@ -55,6 +55,7 @@ struct mx_http_opts {
 	unsigned int port;
 	unsigned int max_conns;
 	unsigned int timeout_s;
+	unsigned int min_interval_s;	/* a scrape's text serves this long */
 };
 
 struct MHD_Daemon;

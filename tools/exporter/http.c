@@ -6,14 +6,20 @@
  * (a half-open or slow client), a request's headers within
  * MX_HTTP_MEMORY bytes (libmicrohttpd answers larger ones with an
  * error), no request body.  One internal thread serves every
- * connection, so scrapes never overlap.
+ * connection, so scrapes never overlap.  With --min-interval, a scrape's
+ * text is served again to every request for that long: anyone who can
+ * connect could otherwise make the exporter read the module (and, with
+ * process groups, compose the whole class 15 table) as often as it
+ * likes.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <microhttpd.h>
 
 #include "exporter.h"
@@ -39,32 +45,69 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 	return ret;
 }
 
-static enum MHD_Result serve_metrics(struct MHD_Connection *c,
-				     struct mx_hold *h)
+/* What the server thread serves: the options, and the last scrape. */
+struct mx_served {
+	struct mx_hold *h;
+	unsigned int min_interval_s;
+	char *text[2];			/* the last scrape, by format */
+	size_t len[2];
+	struct timespec at[2];
+};
+
+static struct mx_served served;
+
+/* The last scrape in format @fmt, if it is younger than min_interval_s. */
+static int cached(enum om_format fmt)
 {
-	struct om_buf b = { 0 };
-	struct MHD_Response *r;
-	enum MHD_Result ret;
+	struct timespec now;
+	double age;
+
+	if (!served.min_interval_s || !served.text[fmt] ||
+	    clock_gettime(CLOCK_MONOTONIC, &now))
+		return 0;
+	age = (double)(now.tv_sec - served.at[fmt].tv_sec) +
+	      (double)(now.tv_nsec - served.at[fmt].tv_nsec) / 1e9;
+	return age >= 0 && age < served.min_interval_s;
+}
+
+/* A new scrape in @b's format, kept as the last: 0 or an error. */
+static int scrape_new(struct om_buf *b)
+{
 	char *text = NULL;
 	size_t len = 0;
 	int err;
 
+	b->f = open_memstream(&text, &len);
+	if (!b->f)
+		return -ENOMEM;
+	err = mx_scrape(served.h, b);
+	if (fclose(b->f) || err) {
+		free(text);
+		return err ?: -EIO;
+	}
+	free(served.text[b->fmt]);
+	served.text[b->fmt] = text;
+	served.len[b->fmt] = len;
+	clock_gettime(CLOCK_MONOTONIC, &served.at[b->fmt]);
+	return 0;
+}
+
+static enum MHD_Result serve_metrics(struct MHD_Connection *c)
+{
+	struct om_buf b = { 0 };
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
 	b.fmt = om_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT));
-	b.f = open_memstream(&text, &len);
-	if (!b.f)
-		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no memory\n");
-	err = mx_scrape(h, &b);
-	if (fclose(b.f) || err) {
-		free(text);
+	if (!cached(b.fmt) && scrape_new(&b))
 		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE,
 			     "meas: the regions could not be read\n");
-	}
-	r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
-	if (!r) {
-		free(text);
+	r = MHD_create_response_from_buffer(served.len[b.fmt],
+					    served.text[b.fmt],
+					    MHD_RESPMEM_MUST_COPY);
+	if (!r)
 		return MHD_NO;
-	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om_content_type(b.fmt));
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
@@ -83,6 +126,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 {
 	static int seen;
 
+	(void)cls;
 	(void)version;
 	(void)upload;
 	if (strcmp(method, MHD_HTTP_METHOD_GET))
@@ -95,7 +139,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 		return reply(c, MHD_HTTP_BAD_REQUEST, "no body, please\n");
 	if (strcmp(url, "/metrics"))
 		return reply(c, MHD_HTTP_NOT_FOUND, "see /metrics\n");
-	return serve_metrics(c, cls);
+	return serve_metrics(c);
 }
 
 /* A numeric IPv4 or IPv6 address and a port. */
@@ -137,9 +181,11 @@ struct MHD_Daemon *mx_http_start(const struct mx_http_opts *o,
 			o->addr);
 		return NULL;
 	}
+	served.h = h;
+	served.min_interval_s = o->min_interval_s;
 	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
 			     (v6 ? MHD_USE_IPv6 : 0),
-			     (uint16_t)o->port, NULL, NULL, handle, h,
+			     (uint16_t)o->port, NULL, NULL, handle, NULL,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_CONNECTION_LIMIT, o->max_conns,
 			     MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,

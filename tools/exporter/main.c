@@ -3,7 +3,8 @@
  * meas-exporter: serve the meas counters to Prometheus.
  *
  *   meas-exporter [--listen ADDR] [--port N] [--max-connections N]
- *                 [--timeout SEC] [--classes LIST] [--no-user-classes]
+ *                 [--timeout SEC] [--min-interval SEC] [--classes LIST]
+ *                 [--no-user-classes]
  *                 [--process-groups] [--group-config FILE]
  *                 [--cgroups] [--cgroup-depth N] [--cgroup-max N]
  *   meas-exporter --once [--format openmetrics|prometheus] [...]
@@ -30,6 +31,7 @@ static void print_usage(FILE *f)
 		"  --port N               TCP port (%u)\n"
 		"  --max-connections N    connections at once, 1..1024 (8)\n"
 		"  --timeout SEC          close a silent connection after SEC, 1..300 (10)\n"
+		"  --min-interval SEC     serve a scrape again for SEC, 0..60 (0: never)\n"
 		"  --classes LIST         module classes to hold: 0 and/or 14 (0,14)\n"
 		"  --no-user-classes      do not hold and export user-defined classes\n"
 		"  --process-groups       hold class 15 and export process groups\n"
@@ -84,6 +86,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "port", required_argument, NULL, 'p' },
 		{ "max-connections", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "min-interval", required_argument, NULL, 'i' },
 		{ "classes", required_argument, NULL, 'C' },
 		{ "no-user-classes", no_argument, NULL, 'U' },
 		{ "once", no_argument, NULL, '1' },
@@ -112,6 +115,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		case 't':
 			bad |= mx_parse_uint(optarg, 1, 300, &o->http.timeout_s);
+			break;
+		case 'i':
+			bad |= mx_parse_uint(optarg, 0, 60,
+					     &o->http.min_interval_s);
 			break;
 		case 'C':
 			bad |= parse_classes(optarg, &o->classes);
@@ -201,7 +208,7 @@ static int serve(struct opts *o, struct mx_hold *h)
 int main(int argc, char **argv)
 {
 	struct opts o = {
-		.http = { "127.0.0.1", DEFAULT_PORT, 8, 10 },
+		.http = { "127.0.0.1", DEFAULT_PORT, 8, 10, 0 },
 		.classes = 1U | 1U << MEAS_CLASS_IO,
 		.user = 1,
 		.cg_depth = MX_CG_DEPTH_DEFAULT,

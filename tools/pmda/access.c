@@ -7,8 +7,10 @@
  * socket, whose credentials pmcd passes on (PMDA_ATTR_USERID and
  * _GROUPID), sees the processes ptrace would let it see (the metrics
  * library's mx_access_sees(): the rules of module/logic/access.c on the
- * entry's IDs and dumpable flag; root sees every one); a client pmcd
- * cannot name, one over the network, sees no process.  -A
+ * entry's IDs and dumpable flag; root sees every one).  pmcd names a
+ * client over the network too once it has authenticated with SASL: the
+ * local account of its user name (libpcp's secureserver.c), judged the
+ * same way.  A client pmcd cannot name sees no process.  -A
  * (--all-clients) lets every client see every process: the
  * administrator's choice, for a pmcd only trusted hosts reach.
  * Documentation/pcp.rst and security.rst.

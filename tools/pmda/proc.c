@@ -7,8 +7,9 @@
  * One GETPROCSTATS of every entry per fetch.  A process is an instance
  * named as PCP's proc agent names them, "PID COMMAND" with the PID in six
  * digits; its instance number comes from libpcp's instance cache, so that
- * it stays the same for the life of the agent and across its restarts
- * (the cache is saved).  An exited process keeps its entry, and its
+ * it stays the same for the life of the agent (this cache is not saved:
+ * PIDs do not outlive a reboot, and a restart starts afresh; only the
+ * groups' cache is, groups.c).  An exited process keeps its entry, and its
  * instance, until class 15 gives the entry to a new process; an
  * instance no entry has had for PROC_CULL_S seconds leaves the cache.
  * A client sees the processes access.c lets it see, no others.

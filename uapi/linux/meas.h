@@ -6,7 +6,8 @@
  * whose first member is its size in bytes; the kernel accepts any size
  * from the first published size of that struct up to the size it knows,
  * and bytes beyond what it knows must be zero (E2BIG otherwise), so the
- * structs can grow.  Fields named reserved must be zero (EINVAL).
+ * structs can grow; a size above the page size is E2BIG too.  Fields
+ * named reserved must be zero (EINVAL).
  *
  * Each measurement call reports two things:
  *  - the ioctl's return value and errno, the Linux category of the

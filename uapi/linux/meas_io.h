@@ -172,7 +172,13 @@
  *	bio's blkcg; for a request, its bios', which share one): for
  *	writeback, the owner of the pages, not the flusher (ABI 3).  0 when
  *	the kernel has no block cgroups or the request has no bio
- * @reserved: 0
+ * @proc_start_ns: when @tgid's process started: its thread group
+ *	leader's start time, CLOCK_BOOTTIME nanoseconds (/proc/PID/stat's
+ *	starttime, in ns); with @tgid and @proc_exec_id, which process it
+ *	was, not only which number
+ * @proc_exec_id: the kernel's execve() count of that process when the
+ *	request entered: it changes at each execve(), a set-user-ID one
+ *	included
  *
  * Times are CLOCK_MONOTONIC nanoseconds.  The record is 16 region words.
  */
@@ -195,7 +201,8 @@ struct meas_io_record {
 	__aligned_u64 seq;
 	char comm[16];
 	__aligned_u64 cgroup;
-	__aligned_u64 reserved[2];
+	__aligned_u64 proc_start_ns;
+	__aligned_u64 proc_exec_id;
 };
 
 #define MEAS_IO_RECORD_WORDS	16

@@ -88,7 +88,7 @@
 /* MEAS_P_FLAGS */
 #define MEAS_PF_PREEXISTING	0x1	/* alive when sampling started */
 #define MEAS_PF_KTHREAD		0x2	/* a kernel thread */
-#define MEAS_PF_DUMPABLE	0x4	/* dumpable at its last exec or fork */
+#define MEAS_PF_DUMPABLE	0x4	/* dumpable: live, now; exited, at exit */
 #define MEAS_PF_THREADS_LOST	0x8	/* a thread had no record: counts low */
 
 /*

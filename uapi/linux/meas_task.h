@@ -73,7 +73,7 @@
 /*
  * The standard file (FILE=*STD, @path 0) of user UID measuring process
  * PID, opened with O_NOFOLLOW and refused (MEAS_TASK_BADFILE) if it
- * exists and belongs to another user.
+ * exists and belongs to another user or has more than one link.
  */
 #define MEAS_TASK_STD_DIR	"/var/tmp"
 #define MEAS_TASK_STD_FMT	"/var/tmp/meas-task.%u.%d"	/* uid, pid */
@@ -130,7 +130,10 @@ struct meas_task_start {
  * @reserved: must be 0
  *
  * Returns once the final load information is written and the file is
- * closed.  Permission is as for MEAS_IOC_TASK_START.
+ * closed, or after MEAS_TASK_END_WAIT_MS with MEAS_TASK_FILEIO if the
+ * file does not answer: the measurement has ended (its probes are gone),
+ * its file is given up (MEAS_TREC_END_ABORTED) and closed once it
+ * answers.  Permission is as for MEAS_IOC_TASK_START.
  */
 struct meas_task_stop {
 	__u32 size;
@@ -205,7 +208,10 @@ struct meas_trec {
 #define MEAS_TASK_END_STOP	1	/* MEAS_IOC_TASK_STOP */
 #define MEAS_TASK_END_EXIT	2	/* the process exited */
 #define MEAS_TASK_END_RELEASE	3	/* MEAS_TASK_OWNED file released */
-#define MEAS_TASK_END_UNLOAD	4	/* the module was unloaded */
+#define MEAS_TASK_END_UNLOAD	4	/* the module was unloaded (no longer:
+					 * a running measurement holds the
+					 * module, so unloading is refused)
+					 */
 #define MEAS_TASK_END_DENIED	5	/* the process executed a program the
 					 * measuring user may not measure
 					 * (set-user-ID, not dumpable)
@@ -265,20 +271,32 @@ struct meas_trec_session {
  *	threads since the start and threads created later, user and
  *	system, from the kernel's task clock)
  * @objects_dropped: load information objects beyond the kernel's limit
- * @reserved: 0
+ * @flags: MEAS_TREC_END_ABORTED
+ * @dropped: records not written after the file failed (a write error,
+ *	RLIMIT_FSIZE, or the end's time limit with the file stalled): made,
+ *	counted, not in the file
  */
 struct meas_trec_end {
 	struct meas_trec h;
 	__u32 reason;
-	__u32 pad;
+	__u32 flags;
 	__aligned_u64 samples;
 	__aligned_u64 kernel_samples;
 	__aligned_u64 svcs;
 	__aligned_u64 lost;
 	__aligned_u64 cpu_ns;
 	__aligned_u64 objects_dropped;
-	__aligned_u64 reserved;
+	__aligned_u64 dropped;
 };
+
+/*
+ * meas_trec_end.flags: the end waited MEAS_TASK_END_WAIT_MS for the file
+ * and gave up on it (a file system that does not answer): the records
+ * still buffered were dropped and counted in @dropped, and this record
+ * was written once the file answered again.
+ */
+#define MEAS_TREC_END_ABORTED	0x1
+#define MEAS_TASK_END_WAIT_MS	5000
 
 /**
  * struct meas_trec_sample - a user-mode instruction pointer sample
