@@ -50,7 +50,7 @@ mkimage() {
 	local r=$store/rootfs
 	mkdir -p "$r/bin" "$r/data" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" &&
 		cp /bin/busybox "$r/bin/busybox" &&
-		for a in sh dd sleep true cat; do ln -sf busybox "$r/bin/$a"; done &&
+		for a in sh dd sleep true cat touch test; do ln -sf busybox "$r/bin/$a"; done &&
 		tar -C "$r" -cf "$store/rootfs.tar" . &&
 		"${pod[@]}" import -q "$store/rootfs.tar" "$image" >/dev/null
 }
@@ -67,6 +67,36 @@ PATH=$store/bin:$PATH MEAS_CGR_DISK=$disk MEAS_CGR_MNT=$mnt \
 	sed 's/^ok \([0-9]*\) \(real\.[^ ]*\) # SKIP/not ok \1 \2 skipped:/'
 rc=${PIPESTATUS[0]}
 ok "cgroup_real_test passed" test "$rc" = 0
+
+# measctl names them: in its tree, a service by its unit and a container
+# by its ID, each with its waits by reason (issue 36's "which service,
+# which container?"), from what a user runs
+measctl=tools/measctl/measctl
+export PATH=$store/bin:$PATH
+named() {
+	local cid
+	$measctl start 15 >/dev/null || return 1
+	systemd-run --quiet --unit=meas-cgr-named /bin/sh -c \
+		"dd if=$disk of=/dev/null bs=4k count=100 skip=12288 iflag=direct status=none; touch $store/named; exec sleep 600" ||
+		return 1
+	mkdir -p "$store/ct"
+	cid=$(podman run -d --network none -v "$store/ct:/out" "$image" /bin/sh -c \
+		'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; touch /out/done; exec sleep 600') ||
+		return 1
+	# both done within two minutes (TCG), checked ten times a second
+	for _ in $(seq 1200); do
+		[ -e "$store/named" ] && [ -e "$store/ct/done" ] && break
+		sleep 0.1
+	done
+	[ -e "$store/named" ] && [ -e "$store/ct/done" ] || return 1
+	$measctl --json cgroup -d 0 >"$store/tree.json" || return 1
+	$measctl cgroup -d 0 -s path | sed 's/^/# /'
+	python3 "$(dirname "$0")/cgroup_named.py" "$store/tree.json" "$cid"
+}
+ok "measctl cgroup names the service and the container, with their waits" named
+podman rm -f -t 0 --all >/dev/null 2>&1
+systemctl stop meas-cgr-named.service
+$measctl stop 15 >/dev/null
 
 umount "$mnt"
 ok "meas unloads" rmmod meas
