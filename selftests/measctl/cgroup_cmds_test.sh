@@ -23,16 +23,8 @@ CG=/sys/fs/cgroup
 S=$CG/meas-cmd.slice
 ID=3f2b1c0d9e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c
 NTESTS=26
-n=0
-nfail=0
-
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() {
-	n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n - $1"
-	sed 's/^/# /' "$T/out" "$T/err" 2>/dev/null | head -30
-}
-check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
-mctl() { "$M" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+# shellcheck source-path=SCRIPTDIR source=cmdtap.sh
+. "$(dirname "$0")/cmdtap.sh"
 
 echo "TAP version 13"
 echo "1..$NTESTS"

@@ -16,16 +16,8 @@ M=${MEASCTL:-tools/measctl/measctl}
 export MEAS_RUNDIR=/tmp/meas-run-proc
 T=$(mktemp -d /tmp/proc-cmds-test.XXXXXX) || exit 1
 NTESTS=20
-n=0
-nfail=0
-
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() {
-	n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n - $1"
-	sed 's/^/# /' "$T/out" "$T/err" 2>/dev/null | head -20
-}
-check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
-mctl() { "$M" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+# shellcheck source-path=SCRIPTDIR source=cmdtap.sh
+. "$(dirname "$0")/cmdtap.sh"
 lines() { grep -c "$1" "$T/out"; }
 
 echo "TAP version 13"
