@@ -105,20 +105,30 @@ if [ -z "$rootname" ]; then
 			{ echo "debug kernel: $p missing: run 'make deps-debug'" >&2; exit 1; }
 	done
 fi
-rm -rf "$dir"
-mkdir -p "$dir/src"
+# A build that stopped after its configuration was checked (.configured)
+# goes on where it stopped: make redoes only what is missing, and the
+# hour a kernel takes on two cores is not lost to an interrupted run.
+# Anything else left behind is started afresh.
 start=$(date +%s)
-tar -xJf "$tarball" -C "$dir/src" --strip-components=1
-cd "$dir/src"
-run make -s defconfig
-run make -s kvm_guest.config
-# shellcheck disable=SC2086 # one fragment a word
-run scripts/kconfig/merge_config.sh -m .config $frags >/dev/null
-run make -s olddefconfig
-for opt in $opts; do
-	grep -q "^CONFIG_$opt=y" .config ||
-		{ echo "debug kernel: CONFIG_$opt did not survive olddefconfig" >&2; exit 1; }
-done
+if [ -f "$dir/.configured" ]; then
+	echo "debug kernel: resuming the build in $dir" >&2
+	cd "$dir/src"
+else
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	tar -xJf "$tarball" -C "$dir/src" --strip-components=1
+	cd "$dir/src"
+	run make -s defconfig
+	run make -s kvm_guest.config
+	# shellcheck disable=SC2086 # one fragment a word
+	run scripts/kconfig/merge_config.sh -m .config $frags >/dev/null
+	run make -s olddefconfig
+	for opt in $opts; do
+		grep -q "^CONFIG_$opt=y" .config ||
+			{ echo "debug kernel: CONFIG_$opt did not survive olddefconfig" >&2; exit 1; }
+	done
+	touch "$dir/.configured"
+fi
 run nice -n 19 make -s -j"$(nproc)" bzImage modules
 run make -s modules_install INSTALL_MOD_PATH="$dir/root" >/dev/null
 [ -z "$rootname" ] || echo "$rootname" >"$dir/ROOT-NAME"

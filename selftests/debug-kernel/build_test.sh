@@ -52,7 +52,7 @@ build() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 
 # ---- a failed build: nothing on stdout, nothing cached ------------------
 build STUB_FAIL=1
@@ -62,6 +62,17 @@ ok $? "a failed build exits $rc and prints nothing on stdout"
 ls "$work"/cache/debug-kernel-*/.done >/dev/null 2>&1
 [ $? -ne 0 ]
 ok $? "a failed build is not cached"
+
+# ---- a build stopped after its configuration resumes -------------------
+# what the stopped build had made is kept: make redoes only what is missing
+part=$(ls -d "$work"/cache/debug-kernel-* 2>/dev/null | head -n 1)
+[ -n "$part" ] && [ -f "$part/.configured" ] && : >"$part/src/made-before.o"
+ok $? "a build that failed after configuring is marked configured"
+build
+rc=$?
+[ $rc -eq 0 ] && [ -f "$part/src/made-before.o" ] && [ -f "$part/.done" ] &&
+	grep -q "resuming the build" "$work/err"
+ok $? "the next run resumes it (exit $rc) and keeps what was made"
 
 # ---- the first run, on a fresh cache -----------------------------------
 rm -rf "$work/cache"
