@@ -3,7 +3,8 @@
 """cgroup_named.py TREE.json CONTAINER_ID - the check of cgroup_real.sh's
 "measctl cgroup names the service and the container": in the tree
 measctl printed as JSON, the service meas-cgr-named.service is a row by
-its unit, with stops for the disc (its direct reads), and the container
+its unit, with stops for the disc (its direct reads) and their mean wait
+(DISC-MS: greater than 0, the paused time over those stops), and the container
 is a row by its ID (a prefix of podman's), with CPU time and stops.
 Exits 0 if so, 1 otherwise, printing what it found as TAP comments."""
 import json
@@ -31,12 +32,16 @@ def main():
         for r in found:
             print(f"# {what}: {r['path']} named {r['name']}: "
                   f"cpu {r['cpu_ns']} ns, stops {stops(r)}, "
-                  f"disc stops {disc_stops(r)}")
+                  f"disc stops {disc_stops(r)}, mean disc wait "
+                  f"{r['disc_wait_per_stop_ns']} ns")
     ok = (svc and disc_stops(svc[0]) > 0 and
+          svc[0]["disc_wait_per_stop_ns"] ==
+          svc[0]["items"]["paused-disc-ns"] // disc_stops(svc[0]) and
+          svc[0]["disc_wait_per_stop_ns"] > 0 and
           ct and ct[0]["cpu_ns"] > 0 and stops(ct[0]) > 0)
     if not ok:
-        print(f"# want {UNIT} with disc stops and container {cid[:12]} "
-              "with CPU and stops")
+        print(f"# want {UNIT} with disc stops and their wait, "
+              f"and container {cid[:12]} with CPU and stops")
     return 0 if ok else 1
 
 

@@ -70,7 +70,7 @@ check "cgroup PATH -d 0: the slice, its services and the container's subgroup" \
 	'[ $rc = 0 ] && grep -q "meas-cmd.slice$" "$T/out" && grep -q " a.service$" "$T/out" && grep -q " b.service$" "$T/out" && grep -q " container  \[podman:3f2b1c0d9e8a\]$" "$T/out"'
 
 check "cgroup: the header line and the columns" \
-	'head -1 "$T/out" | grep -q "^measctl cgroup  since class 15 was enabled" && sed -n 2p "$T/out" | grep -q "%CPU.*LAUNCH.*STOPS.*%DISC.*READ.*THR CGROUP"'
+	'head -1 "$T/out" | grep -q "^measctl cgroup  since class 15 was enabled" && sed -n 2p "$T/out" | grep -q "%CPU.*LAUNCH.*STOPS.*%DISC  DISC-MS.*READ.*THR CGROUP"'
 
 "$M" --json cgroup /meas-cmd.slice -d 0 >"$T/tree.json" 2>"$T/err"
 rc=$?
@@ -95,6 +95,12 @@ for k in ("cpu_ns", "launches"):
     kids = sum(c[k] for p, c in by.items() if p.count("/") == 2)
     assert sl[k] == kids, (k, sl[k], kids)
 assert sl["id"] is None, sl      # no thread ever ran in the slice itself
+# the mean disc wait per stop for disc, null where no thread stopped so
+for c in by.values():
+    it = c["items"]
+    n = it["stops-disc-blocked"] + it["stops-disc-unblocked"]
+    want = it["paused-disc-ns"] // n if n else None
+    assert c["disc_wait_per_stop_ns"] == want, (c["path"], c["disc_wait_per_stop_ns"], want)
 print("a.service launches %d, cpu %d ns" % (a["launches"], a["cpu_ns"]))
 PY
 py=$?

@@ -33,7 +33,8 @@
 enum cg_key {
 	CG_KEY_CPU, CG_KEY_WAIT, CG_KEY_LAUNCHES, CG_KEY_STOPS, CG_KEY_DISC,
 	CG_KEY_IO, CG_KEY_TERMINAL, CG_KEY_IMPEDED, CG_KEY_READS,
-	CG_KEY_WRITES, CG_KEY_BYTES, CG_KEY_THREADS, CG_KEY_PATH,
+	CG_KEY_WRITES, CG_KEY_BYTES, CG_KEY_LATENCY, CG_KEY_THREADS,
+	CG_KEY_PATH,
 };
 
 /* The sort keys: a word and the item it sorts by (-1: computed). */
@@ -52,6 +53,7 @@ static const struct {
 	[CG_KEY_READS] = { "reads", MEAS_P_DISC_READS },
 	[CG_KEY_WRITES] = { "writes", MEAS_P_DISC_WRITES },
 	[CG_KEY_BYTES] = { "bytes", MEAS_P_DISC_BYTES },
+	[CG_KEY_LATENCY] = { "latency", -1 },
 	[CG_KEY_THREADS] = { "threads", -1 },
 	[CG_KEY_PATH] = { "path", -1 },
 };
@@ -76,12 +78,27 @@ static uint64_t cg_stops(const uint64_t *v)
 	return proc_stops(v);
 }
 
+/*
+ * The disc latency as the cgroup's threads felt it: the mean time a
+ * thread paused for disc per stop for disc (items 40 / (18 + 19)), in
+ * ns; -1 with no such stop.  It is the wait of the thread, queueing and
+ * merging included, not the device's service time (class 14's).
+ */
+static int64_t cg_disc_lat(const uint64_t *v)
+{
+	uint64_t n = v[MEAS_P_STOP_DISC_BLOCKED] + v[MEAS_P_STOP_DISC_UNBLOCKED];
+
+	return n ? (int64_t)(v[MEAS_P_PAUSE_DISC] / n) : -1;
+}
+
 static uint64_t cg_keyval(const struct cg_args *t, int i)
 {
 	int item = cg_keys[t->key].item;
 
 	if (t->key == CG_KEY_STOPS)
 		return cg_stops(t->val[i]);
+	if (t->key == CG_KEY_LATENCY)
+		return (uint64_t)(cg_disc_lat(t->val[i]) + 1);
 	if (t->key == CG_KEY_THREADS)
 		return t->b->node[i].threads;
 	return item >= 0 ? t->val[i][item] : 0;
@@ -174,17 +191,28 @@ static void cg_text_head(const struct cg_args *t, uint64_t interval,
 	snprintf(s, sizeof(s), "STOPS%s", r);
 	snprintf(rd, sizeof(rd), "READ%s", r);
 	snprintf(wr, sizeof(wr), "WRITE%s", r);
-	printf("%6s %6s %9s %9s %6s %6s %6s %6s %8s %8s %8s %8s %8s %5s %s\n",
-	       "%CPU", "%WAIT", l, s, "%DISC", "%IO", "%TERM", "%IMP", "TMO",
-	       rd, wr, t->periodic ? "RBYTE/s" : "R-BYTES",
+	printf("%6s %6s %9s %9s %6s %8s %6s %6s %6s %8s %8s %8s %8s %8s %5s %s\n",
+	       "%CPU", "%WAIT", l, s, "%DISC", "DISC-MS", "%IO", "%TERM",
+	       "%IMP", "TMO", rd, wr, t->periodic ? "RBYTE/s" : "R-BYTES",
 	       t->periodic ? "WBYTE/s" : "W-BYTES", "THR", "CGROUP");
+}
+
+/* The DISC-MS column: ms with three digits, "-" with no stop for disc. */
+static void cg_lat_text(const uint64_t *v, char *out, size_t len)
+{
+	int64_t ns = cg_disc_lat(v);
+
+	if (ns < 0)
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%.3f", (double)ns / 1e6);
 }
 
 static void cg_text(const struct cg_args *t, uint64_t interval, double secs)
 {
 	const struct cg_snap *b = t->b;
 	unsigned int base = b->node[t->order[0]].level;
-	char rb[16], wb[16], label[MX_CGN_UNIT_LEN + 32];
+	char rb[16], wb[16], lat[16], label[MX_CGN_UNIT_LEN + 32];
 	const uint64_t *v;
 	const char *last;
 	struct mx_cgname nm;
@@ -199,12 +227,13 @@ static void cg_text(const struct cg_args *t, uint64_t interval, double secs)
 		last = last && last[1] ? last + 1 : b->node[i].path;
 		mx_cgname_classify(b->node[i].path, &nm);
 		mx_cgname_label(&nm, b->node[i].path, label, sizeof(label));
-		printf("%6.1f %6.1f %9.0f %9.0f %6.1f %6.1f %6.1f %6.1f %8.0f %8.0f %8.0f %8s %8s %5llu %*s%s%s%s%s%s\n",
+		cg_lat_text(v, lat, sizeof(lat));
+		printf("%6.1f %6.1f %9.0f %9.0f %6.1f %8s %6.1f %6.1f %6.1f %8.0f %8.0f %8.0f %8s %8s %5llu %*s%s%s%s%s%s\n",
 		       cg_pct(v[MEAS_P_CPU_TIME], secs),
 		       cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs),
 		       cg_rate(t, v[MEAS_P_LAUNCHES], secs),
 		       cg_rate(t, cg_stops(v), secs),
-		       cg_pct(v[MEAS_P_PAUSE_DISC], secs),
+		       cg_pct(v[MEAS_P_PAUSE_DISC], secs), lat,
 		       cg_pct(v[MEAS_P_PAUSE_IO], secs),
 		       cg_pct(v[MEAS_P_PAUSE_TERMINAL], secs),
 		       cg_pct(v[MEAS_P_PAUSE_IMPEDED], secs),
@@ -268,6 +297,10 @@ static void cg_json_node(struct json *j, const struct cg_args *t, int i,
 	json_double(j, "cpu_pct", cg_pct(v[MEAS_P_CPU_TIME], secs));
 	json_double(j, "wait_pct", cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs));
 	json_u64(j, "launches", v[MEAS_P_LAUNCHES]);
+	if (cg_disc_lat(v) < 0)
+		json_null(j, "disc_wait_per_stop_ns");
+	else
+		json_u64(j, "disc_wait_per_stop_ns", (uint64_t)cg_disc_lat(v));
 	cg_json_items(j, "items", v);
 	json_obj_end(j);
 }
@@ -439,7 +472,7 @@ static int cg_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 				t->key = (enum cg_key)k;
 				return EXIT_OK;
 			}
-		return usage_error(ctx, "bad sort key '%s' (cpu, wait, launches, stops, disc, io, terminal, impeded, reads, writes, bytes, threads, path)",
+		return usage_error(ctx, "bad sort key '%s' (cpu, wait, launches, stops, disc, io, terminal, impeded, reads, writes, bytes, latency, threads, path)",
 				   arg);
 	case VIEW_OPT_ARCHIVE:
 	case VIEW_OPT_START:
@@ -496,8 +529,9 @@ const struct command cgroup_command = {
 		"    [-i SECONDS] [-n COUNT]",
 	.help = "the cgroup tree below PATH (default /, DEPTH levels, default 3,\n"
 		"    0 all), each cgroup with its subtree: %CPU, %WAIT, launches,\n"
-		"    stops, paused % by reason, timeouts, disc reads, writes and\n"
-		"    bytes, live threads, and its unit, container or pod; siblings\n"
-		"    sorted by KEY (default cpu).  Once: the totals since class 15\n"
-		"    was enabled; with -i or -n: each interval's, per second",
+		"    stops, paused % by reason, the mean disc wait per stop for disc,\n"
+		"    timeouts, disc reads, writes and bytes, live threads, and its\n"
+		"    unit, container or pod; siblings sorted by KEY (default cpu).\n"
+		"    Once: the totals since class 15 was enabled; with -i or -n:\n"
+		"    each interval's, per second",
 };
