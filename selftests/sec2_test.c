@@ -1025,6 +1025,8 @@ TEST_F_TIMEOUT(unload, unload_waits_for_a_callback_leaving, 60)
 	EXPECT_EQ(0, tstop(fd, c, &ks));
 	close(fd);
 	set_param("task_cb_race", "3");
+	/* it has given the module back and spins in its code: rmmod now */
+	ASSERT_EQ(0, param_wait("task_cb_race", 4));
 	r = fork();
 	if (!r)
 		rmmod_child();

@@ -101,7 +101,7 @@ MODULE_PARM_DESC(io_cursor_race,
 static int task_cb_race;
 module_param(task_cb_race, int, 0644);
 MODULE_PARM_DESC(task_cb_race,
-		 "Test build: 1 arms the windows of the next task measurement callback: it reads 2 while the callback waits at its start, the test writes 3 to let it go on, and it spins after its last reference while it reads 3 (3 s at most)");
+		 "Test build: 1 arms the windows of the next task measurement callback: it reads 2 while the callback waits at its start, the test writes 3 to let it go on, and after its last reference it writes 4 and spins while it reads 4 (3 s at most)");
 
 static int proc_settle_race;
 module_param(proc_settle_race, int, 0644);
@@ -212,9 +212,10 @@ void meas_inject_task_cb(int step)
 			race_wait(task_cb_go, NULL);
 		return;
 	}
-	if (READ_ONCE(task_cb_race) != 3)
+	/* 4: arrived, so that the test's rmmod finds the module given back */
+	if (cmpxchg(&task_cb_race, 3, 4) != 3)
 		return;
-	while (READ_ONCE(task_cb_race) == 3 && time_before(jiffies, end)) {
+	while (READ_ONCE(task_cb_race) == 4 && time_before(jiffies, end)) {
 		cpu_relax();
 #ifdef CONFIG_PREEMPTION
 		/* preempted, as full preemption would: not a voluntary switch */

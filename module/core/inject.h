@@ -42,8 +42,9 @@ void meas_inject_io_snap(bool (*wrapped)(void *ctx), void *ctx);
 void meas_inject_io_cursor(void);
 /*
  * task_cb_race: 1 arms it; the next task_work callback waits at its
- * start (@step 0) while it reads 2, and after its last reference (@step
- * 1) spins, busy as a task preempted there would stay, while it reads 3
+ * start (@step 0) while it reads 2; once the test writes 3, after its
+ * last reference (@step 1) it writes 4 and spins, busy as a task
+ * preempted there would stay, while it reads 4
  */
 void meas_inject_task_cb(int step);
 /*
