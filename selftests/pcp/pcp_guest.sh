@@ -262,7 +262,13 @@ ok $? "pmrep -a replays rates ($(wc -l </tmp/pmrep.out) lines)"
 # every client every process only with -A, the administrator's switch
 setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 &
 npid=$!
-sleep 2
+# nobody's too, but it makes itself non-dumpable once running, as sshd
+# and gpg-agent do: ptrace refuses it to nobody, so must the agent,
+# whatever the flag was at its exec (issue 37, finding 5)
+setpriv --reuid=65534 --regid=65534 --clear-groups python3 -c \
+	'import ctypes, time; time.sleep(1); ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)' &
+dpid=$!
+sleep 3
 inst_of() { grep -c "\"$(printf '%06d' "$1") " "$2"; }
 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	pminfo -h local: -f meas.proc.cpu >/tmp/proc-nobody.out 2>&1
@@ -270,6 +276,14 @@ nn=$(grep -c 'inst \[' /tmp/proc-nobody.out)
 [ "$(inst_of $npid /tmp/proc-nobody.out)" = 1 ] &&
 	[ "$(inst_of $$ /tmp/proc-nobody.out)" = 0 ]
 ok $? "a local client as nobody sees nobody's processes: $nn, root's shell not among them"
+[ "$(awk '/^Uid:/ { print $2 }' /proc/$dpid/status)" = 65534 ] &&
+	[ "$(inst_of $dpid /tmp/proc-nobody.out)" = 0 ]
+ok $? "nor nobody's process that made itself non-dumpable after its exec ($dpid)"
+pminfo -f meas.proc.cpu >/tmp/proc-root.out 2>&1
+[ "$(inst_of $dpid /tmp/proc-root.out)" = 1 ]
+ok $? "which root's local client sees"
+kill "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
 pminfo -h localhost -f meas.proc.cpu >/tmp/proc-tcp.out 2>&1
 nr=$(grep -c 'inst \[' /tmp/proc-tcp.out)
 pminfo -h localhost -f meas.proc.table.live >/tmp/proc-tcp0.out 2>&1
