@@ -20,8 +20,9 @@ libnl-3-dev libnl-genl-3-dev sparse"
 PKGS="$PKGS libmicrohttpd-dev prometheus curl prometheus-node-exporter"
 # pmdameas, the PCP agent: its library (libpcp-pmda3-dev), and Debian's
 # PCP itself, whose pmcd, pmlogger and pmrep the test runs in the VM
-# (make check-pcp)
-PKGS="$PKGS libpcp-pmda3-dev libpcp3-dev pcp"
+# (make check-pcp), with sasl2-bin's saslpasswd2 for its SASL client
+# (libsasl2-modules, which pcp pulls in, has the plain mechanism)
+PKGS="$PKGS libpcp-pmda3-dev libpcp3-dev pcp sasl2-bin libsasl2-modules"
 # meas-exporter's process groups: process-exporter for their benchmark
 # (make bench, selftests/bench/groups_bench.sh)
 PKGS="$PKGS prometheus-process-exporter"

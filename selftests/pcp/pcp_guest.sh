@@ -260,13 +260,13 @@ ok $? "pmrep -a replays rates ($(wc -l </tmp/pmrep.out) lines)"
 # who sees which process: a client on pmcd's local socket as the user
 # pmcd names, ptrace's rules; one over TCP, whom pmcd cannot name, none;
 # every client every process only with -A, the administrator's switch
-setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 &
+setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 &
 npid=$!
 # nobody's too, but it makes itself non-dumpable once running, as sshd
 # and gpg-agent do: ptrace refuses it to nobody, so must the agent,
 # whatever the flag was at its exec (issue 37, finding 5)
 setpriv --reuid=65534 --regid=65534 --clear-groups python3 -c \
-	'import ctypes, time; time.sleep(1); ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)' &
+	'import ctypes, time; time.sleep(1); ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(600)' &
 dpid=$!
 sleep 3
 inst_of() { grep -c "\"$(printf '%06d' "$1") " "$2"; }
@@ -282,13 +282,47 @@ ok $? "nor nobody's process that made itself non-dumpable after its exec ($dpid)
 pminfo -f meas.proc.cpu >/tmp/proc-root.out 2>&1
 [ "$(inst_of $dpid /tmp/proc-root.out)" = 1 ]
 ok $? "which root's local client sees"
-kill "$dpid" 2>/dev/null
-wait "$dpid" 2>/dev/null
 pminfo -h localhost -f meas.proc.cpu >/tmp/proc-tcp.out 2>&1
 nr=$(grep -c 'inst \[' /tmp/proc-tcp.out)
 pminfo -h localhost -f meas.proc.table.live >/tmp/proc-tcp0.out 2>&1
 [ "$nr" = 0 ] && grep -q 'value [0-9]' /tmp/proc-tcp0.out
 ok $? "a client over TCP sees no process ($nr instances), the table's counts still"
+# A network client that authenticated with SASL is named: pmcd passes
+# the IDs of the local account of its user name (libpcp's
+# __pmSetUserGroupAttributes()), so it sees what that user would.
+# Debian's /etc/sasl2/pmcd.conf offers plain and its sasldb; SASL's
+# realm is the host's domain, so the guest gets one.
+SDB=$(sed -n 's/^sasldb_path: *//p' "$PCP_SASLCONF_DIR/pmcd.conf")
+sasl_setup() {
+	hostname meas-vm.localdomain &&
+		echo meas-sasl | saslpasswd2 -p -a pmcd -f "$SDB" nobody &&
+		chown root:pcp "$SDB" && chmod 640 "$SDB" &&
+		"$PCP_RC_DIR/pmcd" restart >/tmp/pmcd-sasl.out 2>&1 &&
+		"$PCP_BINADM_DIR/pmcd_wait" -t 60 && health
+}
+sasl_setup
+ok $? "pmcd restarted with nobody in its SASL database ($SDB)"
+sasl_url() { echo "pcp://localhost?method=plain&username=nobody&password=$1"; }
+# the agent is up again once it answers the table's count
+i=0
+until pminfo -h localhost -f meas.proc.table.live 2>/dev/null | grep -q 'value [0-9]' ||
+	[ $i -ge 30 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+pminfo -h "$(sasl_url meas-sasl)" -f meas.proc.cpu >/tmp/proc-sasl.out 2>&1
+rc=$?
+ns=$(grep -c 'inst \[' /tmp/proc-sasl.out)
+[ $rc = 0 ] && [ "$(inst_of $npid /tmp/proc-sasl.out)" = 1 ] &&
+	[ "$(inst_of $$ /tmp/proc-sasl.out)" = 0 ] &&
+	[ "$(inst_of $dpid /tmp/proc-sasl.out)" = 0 ]
+ok $? "a TCP client authenticated as nobody sees nobody's processes ($ns), not root's shell nor the non-dumpable one"
+pminfo -h "$(sasl_url wrong)" -f meas.proc.cpu >/tmp/proc-sasl-bad.out 2>&1
+rc=$?
+[ $rc != 0 ] && ! grep -q 'inst \[' /tmp/proc-sasl-bad.out
+ok $? "a wrong SASL password is refused (exit $rc): $(grep -m1 -i 'auth' /tmp/proc-sasl-bad.out)"
+kill "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
 (cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS="-P -A" ./Install </dev/null) >/tmp/install-a.out 2>&1
 pminfo -h localhost -f meas.proc.cpu >/tmp/proc-tcp.out 2>&1
 nr=$(grep -c 'inst \[' /tmp/proc-tcp.out)
