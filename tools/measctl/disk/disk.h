@@ -2,15 +2,18 @@
 /*
  * measctl: the disks of class 0, subclasses 1 and 4 (iosnap.c): a
  * snapshot of every disk and what one did between two, as iostat and
- * run --html show them, live or replayed.
+ * run --html show them, live or replayed; and iostat -c, the same sums
+ * for one cgroup subtree from class 14's records (iocg.c).
  */
 #ifndef MEASCTL_DISK_H
 #define MEASCTL_DISK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "libmeas.h"
+#include "cli/cli.h"
 #include "cli/rate.h"
 
 /* One disk's items of subclasses 1 and 4. */
@@ -44,5 +47,23 @@ int io_snapshot(int fd, struct io_snap *s, int *result);
 void io_rate(const struct disk_snap *a, const struct disk_snap *b,
 	     size_t e, double secs, struct io_rate *r);
 bool io_active(const struct io_rate *r);
+/* The columns device to aqu-sz, without the line's end. */
+void io_rate_text(const struct io_rate *r);
+/* In JSON: r_s to aqu_sz; and reads, writes and their bytes. */
+void io_rate_json_rates(struct json *j, const struct io_rate *r);
+void io_rate_json_counts(struct json *j, const struct io_rate *r);
+
+struct view_opts;
+
+/* What iostat -c runs with. */
+struct iocg_opts {
+	const struct view_opts *v;	/* -i, -n */
+	bool idle;			/* show disks without activity */
+	const char *cgroup;		/* the subtree, as cg_path_arg() gave */
+};
+
+/* iostat -c on @fd, which holds class 14 (interval_hold()'s @fn). */
+int iocg_live(struct cmd_ctx *ctx, int fd, const sigset_t *set,
+	      const void *args);
 
 #endif /* MEASCTL_DISK_H */

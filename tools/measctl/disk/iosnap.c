@@ -2,15 +2,18 @@
 /*
  * The disks of class 0: a snapshot of subclasses 1 (the MPE disk
  * profile) and 4 (bytes and times) of every disk, and what one disk did
- * between two snapshots, in iostat -x's terms.  iostat shows them, live
+ * between two snapshots, in iostat -x's terms, and the columns of those
+ * terms that iostat and iostat -c print alike.  iostat shows them, live
  * and replayed (replay.c builds the same snapshots from an archive), and
  * run --html.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "disk/disk.h"
+#include "cli/cli.h"
 #include "cli/interval.h"
 #include "cli/rate.h"
 
@@ -131,6 +134,32 @@ void io_rate(const struct disk_snap *a, const struct disk_snap *b,
 	r->ctl_s = per(r->control, secs);
 	r->busy_s = per(r->busy, secs);
 	r->inflight = xb[MEAS_C0_XFER_INFLIGHT];
+}
+
+void io_rate_text(const struct io_rate *r)
+{
+	printf("%-12s %9.1f %9.1f %10.1f %10.1f %8.3f %8.3f %7.2f", r->name,
+	       r->r_s, r->w_s, r->rkb_s, r->wkb_s, r->r_await, r->w_await,
+	       r->aqu);
+}
+
+void io_rate_json_rates(struct json *j, const struct io_rate *r)
+{
+	json_double(j, "r_s", r->r_s);
+	json_double(j, "w_s", r->w_s);
+	json_double(j, "rkB_s", r->rkb_s);
+	json_double(j, "wkB_s", r->wkb_s);
+	json_double(j, "r_await_ms", r->r_await);
+	json_double(j, "w_await_ms", r->w_await);
+	json_double(j, "aqu_sz", r->aqu);
+}
+
+void io_rate_json_counts(struct json *j, const struct io_rate *r)
+{
+	json_u64(j, "reads", r->reads);
+	json_u64(j, "writes", r->writes);
+	json_u64(j, "read_bytes", r->rbytes);
+	json_u64(j, "write_bytes", r->wbytes);
 }
 
 bool io_active(const struct io_rate *r)

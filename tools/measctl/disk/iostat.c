@@ -19,6 +19,7 @@
 #include "cli/interval.h"
 #include "cli/rate.h"
 #include "disk/disk.h"
+#include "cgroup/cgroup.h"
 
 #define IOSTAT_INTERVAL_MIN	0.001
 #define IOSTAT_INTERVAL_MAX	86400.0
@@ -26,13 +27,13 @@
 struct iostat_args {
 	struct view_opts v;	/* -i, -n, --archive... */
 	bool idle;		/* show disks without activity (not -z) */
+	char cgroup[CG_PATH_ARG_LEN];	/* -c PATH, "" for class 0's table */
 };
 
 static void io_print_text(const struct io_rate *r)
 {
-	printf("%-12s %9.1f %9.1f %10.1f %10.1f %8.3f %8.3f %7.2f %8.1f %8.1f",
-	       r->name, r->r_s, r->w_s, r->rkb_s, r->wkb_s, r->r_await,
-	       r->w_await, r->aqu, r->ctl_s, r->busy_s);
+	io_rate_text(r);
+	printf(" %8.1f %8.1f", r->ctl_s, r->busy_s);
 	printf("  %llu/%llu/%llu/%llu/%llu/%llu/%llu\n",
 	       (unsigned long long)r->qlen[0], (unsigned long long)r->qlen[1],
 	       (unsigned long long)r->qlen[2], (unsigned long long)r->qlen[3],
@@ -53,19 +54,10 @@ static void io_print_json(struct json *j, const struct io_rate *r, size_t e)
 	if (e && r->dev)
 		json_str(j, "dev", dev);
 	json_u64(j, "entry", e);
-	json_double(j, "r_s", r->r_s);
-	json_double(j, "w_s", r->w_s);
-	json_double(j, "rkB_s", r->rkb_s);
-	json_double(j, "wkB_s", r->wkb_s);
-	json_double(j, "r_await_ms", r->r_await);
-	json_double(j, "w_await_ms", r->w_await);
-	json_double(j, "aqu_sz", r->aqu);
+	io_rate_json_rates(j, r);
 	json_double(j, "ctl_s", r->ctl_s);
 	json_double(j, "busy_s", r->busy_s);
-	json_u64(j, "reads", r->reads);
-	json_u64(j, "writes", r->writes);
-	json_u64(j, "read_bytes", r->rbytes);
-	json_u64(j, "write_bytes", r->wbytes);
+	io_rate_json_counts(j, r);
 	json_u64(j, "control", r->control);
 	json_u64(j, "busy", r->busy);
 	json_u64(j, "in_flight", r->inflight);
@@ -183,6 +175,8 @@ static int iostat_opt(struct cmd_ctx *ctx, int id, const char *arg,
 		w->idle = false;
 		return EXIT_OK;
 	}
+	if (id == 'c')
+		return cg_path_arg(ctx, arg, w->cgroup, sizeof(w->cgroup));
 	return view_opt(ctx, id, arg, &w->v);
 }
 
@@ -190,6 +184,7 @@ static int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{ "active", 'z', OPT_NONE, 'z' },
+		{ "cgroup", 'c', OPT_ARG, 'c' },
 		{ NULL, 0, OPT_NONE, 0 },
 	};
 	struct iostat_args w = {
@@ -207,6 +202,15 @@ static int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = view_check(ctx, &st, &w.v);
 	if (rc)
 		return rc;
+	if (w.cgroup[0] && w.v.arch.path)
+		return usage_error(ctx, "--cgroup needs class 14's records, which an archive does not hold");
+	if (w.cgroup[0]) {
+		struct iocg_opts o = {
+			.v = &w.v, .idle = w.idle, .cgroup = w.cgroup,
+		};
+
+		return interval_hold(ctx, MEAS_CLASS_IO, iocg_live, &o);
+	}
 	if (w.v.arch.path)
 		return view_replay(ctx, &w.v, &iostat_ops, &w);
 	return interval_hold(ctx, MEAS_CLASS_GLOBAL, io_live, &w);
@@ -215,11 +219,14 @@ static int cmd_iostat(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command iostat_command = {
 	.name = "iostat",
 	.fn = cmd_iostat,
-	.args = "[-i SECONDS] [-n COUNT] [-z]\n"
+	.args = "[-i SECONDS] [-n COUNT] [-z] [-c PATH]\n"
 		"    [--archive PATH [-S START] [-T FINISH]]",
 	.help = "enable class 0 while running and print per-disk rates as\n"
 		"    iostat -x does, with the queue-length histogram, every\n"
 		"    SECONDS (default 1) until COUNT intervals or SIGINT/SIGTERM;\n"
 		"    -z leaves out the disks that did nothing; --archive: the\n"
-		"    same from a PCP archive of pmdameas",
+		"    same from a PCP archive of pmdameas; -c: enable class 14\n"
+		"    instead and print the rates of the I/O charged to the\n"
+		"    cgroup PATH or below (no ctl/s, busy/s or histogram; lost\n"
+		"    records reported)",
 };

@@ -19,8 +19,8 @@
 #include "pictures/picture.h"
 #include "cli/interval.h"
 #include "cgroup/cgroup.h"
+#include "disk/ioring.h"
 
-#define IOTRACE_BATCH	1024
 #define IOTRACE_POLL_MIN	0.001
 #define IOTRACE_POLL_MAX	10.0
 
@@ -33,10 +33,6 @@ struct iotrace_args {
 	const char *from;	/* --json records to draw, or NULL */
 	struct heatmap *hm;	/* the heat map's requests */
 	char cgroup[CG_PATH_ARG_LEN];	/* --cgroup PATH, "" for all */
-};
-
-struct iotrace_totals {
-	uint64_t records, lost, total;
 };
 
 /* blktrace's RWBS: F (preflush), the operation, F (FUA), A, S, M. */
@@ -184,38 +180,29 @@ static int heat_from(struct cmd_ctx *ctx, const struct iotrace_args *a)
 }
 
 /* Read and print one batch; *more: records are waiting already. */
-static int iotrace_batch(struct cmd_ctx *ctx, int fd,
-			 const struct iotrace_args *a, struct meas_io_record *buf,
-			 uint32_t *flags, uint64_t t0,
-			 struct iotrace_totals *tot, bool *more)
+static int iotrace_batch(struct cmd_ctx *ctx, struct io_ring *ring,
+			 const struct iotrace_args *a, uint64_t t0,
+			 uint64_t *records, bool *more)
 {
-	struct meas_iotrace_read r;
-	uint64_t i;
-	int err;
+	const struct meas_io_record *rec;
+	int rc;
 
-	err = meas_iotrace_read(fd, *flags, buf, IOTRACE_BATCH, &r);
-	if (err)
-		return fail_call(ctx, "iotrace", r.result, -err,
-				 "MEAS_IOC_IOTRACE_READ");
-	*flags = 0;
-	if (r.lost)
-		print_lost(ctx, r.lost);
-	tot->lost += r.lost;
-	tot->total = r.total;
+	rc = io_ring_read(ctx, ring);
+	if (rc)
+		return rc;
+	if (ring->lost)
+		print_lost(ctx, ring->lost);
 	if (a->hm)
-		a->hm->lost += r.lost;
-	for (i = 0; i < r.records; i++) {
-		if (a->max && tot->records >= a->max)
-			break;
-		if (a->cgroup[0] && !cg_id_under(buf[i].cgroup, a->cgroup))
-			continue;
-		print_record(ctx, &buf[i], t0);
-		if (a->hm && heat_record(a->hm, &buf[i]))
+		a->hm->lost += ring->lost;
+	while (!(a->max && *records >= a->max) &&
+	       (rec = io_ring_next(ring))) {
+		print_record(ctx, rec, t0);
+		if (a->hm && heat_record(a->hm, rec))
 			return fail(ctx, ENOMEM, "heat map");
-		tot->records++;
+		(*records)++;
 	}
 	fflush(stdout);
-	*more = r.pending && (!a->max || tot->records < a->max);
+	*more = ring->pending && (!a->max || *records < a->max);
 	return EXIT_OK;
 }
 
@@ -223,17 +210,14 @@ static int iotrace_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 			const void *args)
 {
 	const struct iotrace_args *a = args;
-	uint32_t flags = a->all ? 0 : MEAS_IOTRACE_FROM_NOW;
-	uint64_t t0 = mono_ns(), end = 0, next;
-	struct iotrace_totals tot = { 0 };
-	struct meas_io_record *buf;
+	uint64_t t0 = mono_ns(), end = 0, next, records = 0;
+	struct io_ring ring;
 	bool more = false, stop;
 	int rc;
 
-	buf = calloc(IOTRACE_BATCH, sizeof(*buf));
-	if (!buf)
-		return fail(ctx, ENOMEM, "no memory for %d records",
-			    IOTRACE_BATCH);
+	rc = io_ring_init(ctx, &ring, fd, a->all, a->cgroup);
+	if (rc)
+		return rc;
 	if (a->duration > 0)
 		end = t0 + (uint64_t)(a->duration * 1e9);
 	if (!ctx->json)
@@ -241,8 +225,8 @@ static int iotrace_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 		       "TIME(s)", "COMM", "PID", "DISK", "T", "SECTOR",
 		       "BYTES", "QUE(ms)", "LAT(ms)", "CGROUP");
 	for (stop = false;;) {
-		rc = iotrace_batch(ctx, fd, a, buf, &flags, t0, &tot, &more);
-		if (rc || (a->max && tot.records >= a->max))
+		rc = iotrace_batch(ctx, &ring, a, t0, &records, &more);
+		if (rc || (a->max && records >= a->max))
 			break;
 		if (more)
 			continue;
@@ -259,16 +243,16 @@ static int iotrace_loop(struct cmd_ctx *ctx, int fd, const sigset_t *set,
 		struct json j;
 
 		json_doc_ok(&j, stdout, "iotrace", true);
-		json_u64(&j, "records", tot.records);
-		json_u64(&j, "lost", tot.lost);
-		json_u64(&j, "written", tot.total);
+		json_u64(&j, "records", records);
+		json_u64(&j, "lost", ring.lost_sum);
+		json_u64(&j, "written", ring.total);
 		json_doc_end(&j);
 	} else if (!rc) {
 		fprintf(stderr, "measctl iotrace: %llu records, %llu lost\n",
-			(unsigned long long)tot.records,
-			(unsigned long long)tot.lost);
+			(unsigned long long)records,
+			(unsigned long long)ring.lost_sum);
 	}
-	free(buf);
+	io_ring_free(&ring);
 	return rc;
 }
 
