@@ -268,7 +268,7 @@ static void cg_json_node(struct json *j, const struct cg_args *t, int i,
 	json_double(j, "cpu_pct", cg_pct(v[MEAS_P_CPU_TIME], secs));
 	json_double(j, "wait_pct", cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs));
 	json_u64(j, "launches", v[MEAS_P_LAUNCHES]);
-	cg_json_items(j, "items", v);
+	cg_json_items(j, "items", v, NULL, t->b);
 	json_obj_end(j);
 }
 
