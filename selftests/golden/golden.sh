@@ -97,7 +97,8 @@ case_ measctl-err-exits-time measctl exits -t x
 case_ measctl-err-cgroup-sort measctl cgroup -s nosuch
 case_ measctl-err-cgroup-path measctl cgroup system.slice
 case_ measctl-err-cgroup-depth measctl cgroup -d 17
-case_ measctl-err-cgroup-archive measctl cgroup --archive x
+case_ measctl-err-cgroup-archive measctl cgroup --archive x /a/b/c/d
+case_ measctl-err-cgroup-window measctl cgroup -S @0
 case_ measctl-err-ps-cgroup measctl ps -c system.slice
 case_ measctl-err-top-cgroup-archive measctl top --archive x -c /
 case_ measctl-err-run-cgroup measctl run --cgroup x -- true

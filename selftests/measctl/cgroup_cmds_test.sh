@@ -22,7 +22,7 @@ T=$(mktemp -d /tmp/cgroup-cmds-test.XXXXXX) || exit 1
 CG=/sys/fs/cgroup
 S=$CG/meas-cmd.slice
 ID=3f2b1c0d9e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c
-NTESTS=26
+NTESTS=27
 # shellcheck source-path=SCRIPTDIR source=cmdtap.sh
 . "$(dirname "$0")/cmdtap.sh"
 
@@ -146,11 +146,15 @@ mctl cgroup meas-cmd.slice
 r2=$rc
 mctl cgroup / /x
 r3=$rc
-mctl cgroup --archive /nonexistent
+mctl cgroup --archive /nonexistent /a/b/c/d
 r4=$rc
 mctl cgroup -d 17
-check "usage errors: sort key, relative path, two paths, --archive, depth" \
+check "usage errors: sort key, relative path, two paths, a replayed path deeper than the archive's, depth" \
 	'[ $r1 = 2 ] && [ $r2 = 2 ] && [ $r3 = 2 ] && [ $r4 = 2 ] && [ $rc = 2 ]'
+
+mctl cgroup --archive /nonexistent
+check "cgroup --archive of no archive fails, saying why" \
+	'[ $rc = 1 ] && grep -q "cannot open the archive /nonexistent" "$T/err"'
 
 mctl cgroup /no-such.slice
 check "cgroup of a path with no totals fails, saying why" \

@@ -29,6 +29,10 @@
 #     process's group gains the CPU time /proc/PID/schedstat says (5%),
 #     its instance number survives a restart of the agent (pmdaCache),
 #     and its exit is counted;
+#   - cgroups: pmdameas -C serves meas.cgroup.*, a spinner's service
+#     against cpu.stat; pmlogconf enables their group; pmlogger records
+#     them and measctl cgroup --archive replays the service's CPU, equal
+#     to the live delta; archives without meas.cgroup values refused;
 #   - Remove: meas is gone from the PMNS and pmcd is healthy.
 #   selftests/pcp/pcp_guest.sh [RECORD_S]
 # shellcheck disable=SC1091,SC2034,SC2153,SC2154 # pcp.env is Debian's and sets PCP_*; tap.sh's n, status, TAP_PREFIX
@@ -421,9 +425,24 @@ ok $? "instance \"spinners\" is ${i0:-none} before and ${i1:-none} after the age
 # ---- cgroups: meas.cgroup.* (pmdameas -C) ---------------------------------
 # A spinner in a service cgroup of its own; stopped while read, so that
 # the agent's CPU time of the cgroup and the kernel's cpu.stat are of the
-# same moment.
+# same moment; recorded by pmlogger and replayed by measctl cgroup.
 CGS=/sys/fs/cgroup/meas-pcp.slice/spin.service
 mkdir -p $CGS
+# an archive of meas.cgroup from an agent without -C holds no value of
+# it: measctl cgroup --archive refuses it (exit 1), as top does
+N=/tmp/pcp-nocg
+printf 'log mandatory on 1 sec {\n\tmeas.version\n\tmeas.cgroup\n}\n' >/tmp/nocg.config
+"$PCP_BINADM_DIR/pmlogger" -c /tmp/nocg.config -l /tmp/pmlogger-n.log "$N" &
+lpid=$!
+until_recorded 3 "$N"
+kill -INT "$lpid"
+wait "$lpid"
+$M cgroup --archive "$N" >/tmp/rep.err 2>&1
+[ $? -eq 1 ] && grep -E -q 'fewer than two samples of meas.cgroup .*-C|holds none of the meas metrics' /tmp/rep.err
+ok $? "cgroup --archive of an archive without meas.cgroup values: exit 1, $(head -1 /tmp/rep.err)"
+$M cgroup --archive "$A" >/tmp/rep.err 2>&1
+[ $? -eq 1 ] && grep -q 'holds none of the meas metrics' /tmp/rep.err
+ok $? "cgroup --archive of an archive without meas.cgroup: exit 1, $(head -1 /tmp/rep.err)"
 (cd "$PCP_PMDAS_DIR/meas" && MEAS_PMDA_ARGS="-C" ./Install </dev/null) >/tmp/install-c.out 2>&1
 rc=$?
 sed 's/^/# /' /tmp/install-c.out | tail -3
@@ -445,6 +464,39 @@ ok $? "meas.cgroup.threads of the service = ${nt:-none}"
 pminfo -T meas.cgroup >/tmp/cgroup-help.out 2>&1
 [ "$(grep -c '^Help:' /tmp/cgroup-help.out)" -eq 22 ]
 ok $? "pminfo -T meas.cgroup: $(grep -c '^Help:' /tmp/cgroup-help.out) metrics with a one-line and a long help"
+"$PCP_BINADM_DIR/pmlogconf" -q /tmp/pmlogger-c.config >/dev/null 2>&1
+grep -q '^[[:space:]]*meas.cgroup$' /tmp/pmlogger-c.config
+ok $? "pmlogconf enables the cgroups' group (tools/pmda/meas-cgroup.pmlogconf)"
+# Replay: pmlogger records meas.cgroup at 1 s, its first frames and its
+# last while the service's one thread is stopped, at the values the live
+# reads took then: the replayed CPU over every interval is the live
+# meas.cgroup.cpu delta exactly, and cpu.stat's within 10% as above.
+C=/tmp/pcp-cgroup
+{ echo 'log mandatory on 1 sec {'; sed -n 's/^\t\(meas\..*\)/\t\1/p' tools/pmda/meas-cgroup.pmlogconf; echo '}'; } >/tmp/cgroup1s.config
+"$PCP_BINADM_DIR/pmlogger" -c /tmp/cgroup1s.config -l /tmp/pmlogger-c.log "$C" &
+lpid=$!
+until_recorded 2 "$C" meas.cgroup.threads
+kill -CONT $cpid
+sleep 4
+kill -STOP $cpid
+sleep 0.5
+c1=$(ccpu) k1=$(kcpu)
+r1=$(recorded "$C" meas.cgroup.threads)
+until_recorded $((r1 + 2)) "$C" meas.cgroup.threads
+kill -INT "$lpid"
+wait "$lpid"
+python3 -c "import sys; c, k = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if k > 5e8 and abs(c - k) <= 0.1 * k else 1)" \
+	$((${c1:-0} - ${c0:-0})) $((${k1:-0} - ${k0:-0}))
+ok $? "while recorded: meas.cgroup.cpu +$((${c1:-0} - ${c0:-0})) ns, cpu.stat +$((${k1:-0} - ${k0:-0})) ns (10%)"
+$M --json cgroup --archive "$C" >/tmp/rep.cgroup 2>&1
+ok $? "measctl --json cgroup --archive ($(wc -l </tmp/rep.cgroup) intervals)"
+python3 selftests/pcp/views.py cgcpu /tmp/rep.cgroup /meas-pcp.slice/spin.service \
+	$((${c1:-0} - ${c0:-0})) >/tmp/agree.out 2>&1
+ok $? "cgroup: the service's CPU replayed = the live delta: $(cat /tmp/agree.out)"
+$M cgroup --archive "$C" -n 2 >/tmp/rep.cgroup.txt 2>&1 &&
+	[ "$(grep -c '^measctl cgroup  interval .*paths cut to 3 levels' /tmp/rep.cgroup.txt)" -eq 2 ] &&
+	grep -q '^ *%CPU ' /tmp/rep.cgroup.txt && grep -q ' spin.service' /tmp/rep.cgroup.txt
+ok $? "measctl cgroup --archive -n 2 prints the live view's table"
 kill -KILL $cpid
 wait $cpid 2>/dev/null
 rmdir $CGS /sys/fs/cgroup/meas-pcp.slice 2>/dev/null

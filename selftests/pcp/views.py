@@ -11,6 +11,12 @@
   views.py topcpu LIVE REPLAY COMMAND
                                 top's CPU seconds of COMMAND, live and
                                 replayed, agree (10%), and are over 1 s
+  views.py cgcpu REPLAY PATH LIVE_NS
+                                cgroup --archive's CPU ns of PATH over
+                                every interval equal LIVE_NS (the live
+                                meas.cgroup.cpu delta), over 0.5 s; the
+                                header says the paths are cut to 3
+                                levels; the series' 21 items, no other
 
 Exit status 0 when the check holds; a line saying what was compared.
 """
@@ -93,9 +99,31 @@ def topcpu(live, replay, command):
     return 0 if ok else 1
 
 
+# The class 15 items meas.cgroup.* has series of (cpu, runnable wait,
+# launches, 9 stop reasons, 5 pause reasons, disc reads, writes, bytes read
+# and bytes): a replay gives these, and no other.
+CG_SERIES_ITEMS = 21
+
+
+def cgcpu(replay, path, live_ns):
+    """Exact: the archive's first and last frames were recorded while the
+    cgroup's one thread was stopped, at the live reads' values."""
+    d = docs(replay)
+    rv = sum(c.get("cpu_ns", 0) for doc in d for c in doc["cgroups"]
+             if c["path"] == path)
+    keys = {k for doc in d for c in doc["cgroups"] for k in c["items"]}
+    lv = int(live_ns)
+    cut = all(doc.get("path_depth") == 3 and "archive" in doc for doc in d)
+    ok = lv > 5e8 and rv == lv and cut and len(keys) == CG_SERIES_ITEMS
+    print(f"{len(d)} intervals, {path} {rv} ns replayed, {lv} ns live, "
+          f"{len(keys)} items, paths cut to 3: {cut}"
+          + ("" if ok else " (disagree)"))
+    return 0 if ok else 1
+
+
 def main(argv):
     cmds = {"writes": (writes, 1), "window": (window, 1), "agree": (agree, 2),
-            "topcpu": (topcpu, 3)}
+            "topcpu": (topcpu, 3), "cgcpu": (cgcpu, 3)}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) != 2 + cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)
         return 2

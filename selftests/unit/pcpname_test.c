@@ -177,4 +177,29 @@ TEST(group_names)
 	}
 }
 
+/*
+ * meas.cgroup.*: what pmdameas serves and what measctl cgroup --archive
+ * reads back are one name per series, distinct, of a PMNS form.
+ */
+TEST(cgroup_names)
+{
+	char n[128], o[128];
+	size_t k, j;
+
+	mx_pcp_cgroup_name(n, sizeof(n), &mx_cg_series[0]);
+	EXPECT_STREQ("meas.cgroup.cpu", n);
+	for (k = 0; k < mx_cg_nseries; k++) {
+		mx_pcp_cgroup_name(n, sizeof(n), &mx_cg_series[k]);
+		EXPECT_TRUE(pmns_valid(n)) TH_LOG("%s", n);
+		if (mx_cg_series[k].item == MX_CG_THREADS)
+			EXPECT_STREQ("meas.cgroup.threads", n);
+		if (mx_cg_series[k].item == MEAS_P_DISC_BYTES)
+			EXPECT_STREQ("meas.cgroup.disk_bytes.write", n);
+		for (j = 0; j < k; j++) {
+			mx_pcp_cgroup_name(o, sizeof(o), &mx_cg_series[j]);
+			EXPECT_STRNE(n, o);
+		}
+	}
+}
+
 TEST_HARNESS_MAIN

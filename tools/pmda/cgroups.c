@@ -47,20 +47,6 @@ uint32_t pm_cgroups_mask(void)
 	return pc.on ? 1U << MEAS_CLASS_PROC : 0;
 }
 
-/* meas.cgroup.LEAF[.LABEL]: the family without prefix and "_seconds". */
-static void cgroup_name(char *out, size_t len, const struct mx_cg_series *s)
-{
-	const char *n = s->family + strlen("meas_cgroup_");
-	size_t k = strlen(n);
-
-	if (k > 8 && !strcmp(n + k - 8, "_seconds"))
-		k -= 8;
-	if (s->lname)
-		snprintf(out, len, "meas.cgroup.%.*s.%s", (int)k, n, s->lval);
-	else
-		snprintf(out, len, "meas.cgroup.%.*s", (int)k, n);
-}
-
 /**
  * pm_cgroup_metrics() - add meas.cgroup.* to the agent's metrics
  *
@@ -79,7 +65,7 @@ int pm_cgroup_metrics(void)
 		m = pm_metric_add(NULL, PM_K_CGROUP, PM_CLUSTER_CGROUP, k);
 		if (!m)
 			return -ENOMEM;
-		cgroup_name(m->name, sizeof(m->name), s);
+		mx_pcp_cgroup_name(m->name, sizeof(m->name), s);
 		m->desc.sem = s->type == MX_COUNTER ? PM_SEM_COUNTER :
 						      PM_SEM_INSTANT;
 		if (s->ns)

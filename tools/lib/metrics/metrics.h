@@ -107,6 +107,9 @@ struct mx_grp_family;
 void mx_pcp_group_name(char *out, size_t len, const struct mx_grp_family *f);
 /* The PCP metric of class 15 item @item; -1 for an unnamed item. */
 int mx_pcp_proc_name(char *out, size_t len, unsigned int item);
+struct mx_cg_series;
+/* The PCP metric of a per-cgroup series (mx_cg_series[]). */
+void mx_pcp_cgroup_name(char *out, size_t len, const struct mx_cg_series *s);
 
 /* The items of class 15's entry 0 that PCP gets, as meas.proc.table.NAME. */
 struct mx_pcp_p0 {

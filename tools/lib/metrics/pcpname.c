@@ -114,6 +114,23 @@ int mx_pcp_proc_name(char *out, size_t len, unsigned int item)
 	return 0;
 }
 
+/*
+ * Per cgroup (pmdameas -C): meas.cgroup.LEAF[.LABEL], the family's name
+ * without "meas_cgroup_" and "_seconds", and the series' label value.
+ */
+void mx_pcp_cgroup_name(char *out, size_t len, const struct mx_cg_series *s)
+{
+	const char *n = s->family + strlen("meas_cgroup_");
+	size_t k = strlen(n);
+
+	if (k > 8 && !strcmp(n + k - 8, "_seconds"))
+		k -= 8;
+	if (s->lname)
+		snprintf(out, len, "meas.cgroup.%.*s.%s", (int)k, n, s->lval);
+	else
+		snprintf(out, len, "meas.cgroup.%.*s", (int)k, n);
+}
+
 /* Class 15's entry 0: the table's own counts, meas.proc.table.NAME. */
 const struct mx_pcp_p0 mx_pcp_p0[] = {
 	{ MEAS_P0_LIVE, "live", 0,

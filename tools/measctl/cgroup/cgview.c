@@ -8,7 +8,11 @@
  * count every process that lived there, exited or moved away included.
  * With -i or -n: what each did in each interval, as top (the periodic
  * runner, replay/view.c).  Over generic netlink, so a user outside
- * group meas sees the cgroups whose processes they may see.
+ * group meas sees the cgroups whose processes they may see.  With
+ * --archive: the intervals of a PCP archive of meas.cgroup.* (pmdameas
+ * -C, replay/cgreplay.c), whose paths the agent cut to its depth and
+ * which hold only the items of its series: a column or JSON member
+ * whose items the archive lacks is shown "-" or left out, not as 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,7 +71,7 @@ struct cg_args {
 	uint64_t lines;		/* rows shown, 0: all */
 	struct meas_nl *nl;
 	/* an interval's rows: node indexes of the later snapshot, values */
-	const struct cg_snap *b;
+	const struct cg_snap *a, *b;
 	uint64_t (*val)[MEAS_PROC_ITEMS];
 	int *order;
 	size_t nrows;
@@ -178,15 +182,20 @@ static void cg_text_head(const struct cg_args *t, uint64_t interval,
 	const char *r = t->periodic ? "/s" : "";
 	char l[16], s[16], rd[16], wr[16];
 
-	if (t->periodic && isatty(STDOUT_FILENO))
+	/* live on a terminal: in place; a replay scrolls, as a log does */
+	if (t->periodic && !t->b->replayed && isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	if (t->periodic)
 		printf("measctl cgroup  interval %llu  %.3f s", (unsigned long long)interval, secs);
 	else
 		printf("measctl cgroup  since class 15 was enabled, %.3f s", secs);
-	printf("  cgroups %u  removed %u  hidden %u  overflow threads %llu\n",
-	       h->used, h->removed, h->hidden,
-	       (unsigned long long)h->overflow_threads);
+	if (t->b->replayed)
+		printf("  cgroups %zu  replayed: paths cut to %u levels by pmdameas\n",
+		       t->b->nn, MX_CG_DEPTH_DEFAULT);
+	else
+		printf("  cgroups %u  removed %u  hidden %u  overflow threads %llu\n",
+		       h->used, h->removed, h->hidden,
+		       (unsigned long long)h->overflow_threads);
 	snprintf(l, sizeof(l), "LAUNCH%s", r);
 	snprintf(s, sizeof(s), "STOPS%s", r);
 	snprintf(rd, sizeof(rd), "READ%s", r);
@@ -197,23 +206,111 @@ static void cg_text_head(const struct cg_args *t, uint64_t interval,
 	       t->periodic ? "WBYTE/s" : "W-BYTES", "THR", "CGROUP");
 }
 
-/* The DISC-MS column: ms with three digits, "-" with no stop for disc. */
-static void cg_lat_text(const uint64_t *v, char *out, size_t len)
-{
-	int64_t ns = cg_disc_lat(v);
+/* The stop reasons STOPS adds up (proc_stops()). */
+static const int cg_stop_items[] = {
+	MEAS_P_STOP_DISC_BLOCKED, MEAS_P_STOP_DISC_UNBLOCKED,
+	MEAS_P_STOP_BLOCKED_IO, MEAS_P_STOP_TERMINAL, MEAS_P_STOP_IMPEDED,
+	MEAS_P_STOP_TIMED_OUT, MEAS_P_STOP_PREEMPTED, MEAS_P_STOP_JOBCTL,
+	MEAS_P_STOP_EXIT,
+};
 
-	if (ns < 0)
-		snprintf(out, len, "-");
+/* Whether item @k has a value over the interval (a replay may lack it). */
+static bool cg_has(const struct cg_args *t, int k)
+{
+	return cg_have(t->a, t->b, (size_t)k);
+}
+
+static bool cg_has_stops(const struct cg_args *t)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(cg_stop_items); k++)
+		if (!cg_has(t, cg_stop_items[k]))
+			return false;
+	return true;
+}
+
+/* DISC-MS's items: the time paused for disc and the stops for it. */
+static bool cg_has_dlat(const struct cg_args *t)
+{
+	return cg_has(t, MEAS_P_PAUSE_DISC) &&
+	       cg_has(t, MEAS_P_STOP_DISC_BLOCKED) &&
+	       cg_has(t, MEAS_P_STOP_DISC_UNBLOCKED);
+}
+
+#define CG_CELL		24
+enum cg_col {
+	CG_C_CPU, CG_C_WAIT, CG_C_LAUNCH, CG_C_STOPS, CG_C_DISC, CG_C_IO,
+	CG_C_DLAT, CG_C_TERM, CG_C_IMP, CG_C_TMO, CG_C_READ, CG_C_WRITE, CG_C_RBYTES,
+	CG_C_WBYTES, CG_C_THR, CG_C_NR,
+};
+
+/* A cell: @x with @prec decimals, or "-" when its items have no value. */
+static void cg_cell(char *c, bool have, double x, int prec)
+{
+	if (have)
+		snprintf(c, CG_CELL, "%.*f", prec, x);
 	else
-		snprintf(out, len, "%.3f", (double)ns / 1e6);
+		snprintf(c, CG_CELL, "-");
+}
+
+/* A cell of the time item @k as a share of the interval. */
+static void cg_cell_pct(const struct cg_args *t, char *c, const uint64_t *v,
+			int k, double secs)
+{
+	cg_cell(c, cg_has(t, k), cg_pct(v[k], secs), 1);
+}
+
+/* A cell of the count item @k, or its rate. */
+static void cg_cell_count(const struct cg_args *t, char *c,
+			  const uint64_t *v, int k, double secs)
+{
+	cg_cell(c, cg_has(t, k), cg_rate(t, v[k], secs), 0);
+}
+
+static void cg_cell_bytes(const struct cg_args *t, char *c, bool have,
+			  uint64_t x, double secs)
+{
+	if (have)
+		proc_bytes((uint64_t)cg_rate(t, x, secs), c, CG_CELL);
+	else
+		snprintf(c, CG_CELL, "-");
+}
+
+/* The cells of node @i's row. */
+static void cg_cells(const struct cg_args *t, int i, double secs,
+		     char c[CG_C_NR][CG_CELL])
+{
+	const uint64_t *v = t->val[i];
+
+	cg_cell_pct(t, c[CG_C_CPU], v, MEAS_P_CPU_TIME, secs);
+	cg_cell_pct(t, c[CG_C_WAIT], v, MEAS_P_PAUSE_ACTIVE, secs);
+	cg_cell_count(t, c[CG_C_LAUNCH], v, MEAS_P_LAUNCHES, secs);
+	cg_cell(c[CG_C_STOPS], cg_has_stops(t), cg_rate(t, cg_stops(v), secs),
+		0);
+	cg_cell_pct(t, c[CG_C_DISC], v, MEAS_P_PAUSE_DISC, secs);
+	cg_cell(c[CG_C_DLAT], cg_has_dlat(t) && cg_disc_lat(v) >= 0,
+		(double)cg_disc_lat(v) / 1e6, 3);
+	cg_cell_pct(t, c[CG_C_IO], v, MEAS_P_PAUSE_IO, secs);
+	cg_cell_pct(t, c[CG_C_TERM], v, MEAS_P_PAUSE_TERMINAL, secs);
+	cg_cell_pct(t, c[CG_C_IMP], v, MEAS_P_PAUSE_IMPEDED, secs);
+	cg_cell_count(t, c[CG_C_TMO], v, MEAS_P_STOP_TIMED_OUT, secs);
+	cg_cell_count(t, c[CG_C_READ], v, MEAS_P_DISC_READS, secs);
+	cg_cell_count(t, c[CG_C_WRITE], v, MEAS_P_DISC_WRITES, secs);
+	cg_cell_bytes(t, c[CG_C_RBYTES], cg_has(t, MEAS_P_DISC_READ_BYTES),
+		      v[MEAS_P_DISC_READ_BYTES], secs);
+	cg_cell_bytes(t, c[CG_C_WBYTES], cg_has(t, MEAS_P_DISC_BYTES) &&
+		      cg_has(t, MEAS_P_DISC_READ_BYTES),
+		      v[MEAS_P_DISC_BYTES] - v[MEAS_P_DISC_READ_BYTES], secs);
+	cg_cell(c[CG_C_THR], t->b->have_threads,
+		(double)t->b->node[i].threads, 0);
 }
 
 static void cg_text(const struct cg_args *t, uint64_t interval, double secs)
 {
 	const struct cg_snap *b = t->b;
 	unsigned int base = b->node[t->order[0]].level;
-	char rb[16], wb[16], lat[16], label[MX_CGN_UNIT_LEN + 32];
-	const uint64_t *v;
+	char c[CG_C_NR][CG_CELL], label[MX_CGN_UNIT_LEN + 32];
 	const char *last;
 	struct mx_cgname nm;
 	size_t r;
@@ -222,30 +319,16 @@ static void cg_text(const struct cg_args *t, uint64_t interval, double secs)
 	cg_text_head(t, interval, secs);
 	for (r = 0; r < t->nrows && (!t->lines || r < t->lines); r++) {
 		i = t->order[r];
-		v = t->val[i];
+		cg_cells(t, i, secs, c);
 		last = strrchr(b->node[i].path, '/');
 		last = last && last[1] ? last + 1 : b->node[i].path;
 		mx_cgname_classify(b->node[i].path, &nm);
 		mx_cgname_label(&nm, b->node[i].path, label, sizeof(label));
-		cg_lat_text(v, lat, sizeof(lat));
-		printf("%6.1f %6.1f %9.0f %9.0f %6.1f %8s %6.1f %6.1f %6.1f %8.0f %8.0f %8.0f %8s %8s %5llu %*s%s%s%s%s%s\n",
-		       cg_pct(v[MEAS_P_CPU_TIME], secs),
-		       cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs),
-		       cg_rate(t, v[MEAS_P_LAUNCHES], secs),
-		       cg_rate(t, cg_stops(v), secs),
-		       cg_pct(v[MEAS_P_PAUSE_DISC], secs), lat,
-		       cg_pct(v[MEAS_P_PAUSE_IO], secs),
-		       cg_pct(v[MEAS_P_PAUSE_TERMINAL], secs),
-		       cg_pct(v[MEAS_P_PAUSE_IMPEDED], secs),
-		       cg_rate(t, v[MEAS_P_STOP_TIMED_OUT], secs),
-		       cg_rate(t, v[MEAS_P_DISC_READS], secs),
-		       cg_rate(t, v[MEAS_P_DISC_WRITES], secs),
-		       proc_bytes((uint64_t)cg_rate(t, v[MEAS_P_DISC_READ_BYTES], secs),
-				  rb, sizeof(rb)),
-		       proc_bytes((uint64_t)cg_rate(t, v[MEAS_P_DISC_BYTES] -
-						   v[MEAS_P_DISC_READ_BYTES], secs),
-				  wb, sizeof(wb)),
-		       (unsigned long long)b->node[i].threads,
+		printf("%6s %6s %9s %9s %6s %8s %6s %6s %6s %8s %8s %8s %8s %8s %5s %*s%s%s%s%s%s\n",
+		       c[CG_C_CPU], c[CG_C_WAIT], c[CG_C_LAUNCH], c[CG_C_STOPS],
+		       c[CG_C_DISC], c[CG_C_DLAT], c[CG_C_IO], c[CG_C_TERM], c[CG_C_IMP],
+		       c[CG_C_TMO], c[CG_C_READ], c[CG_C_WRITE],
+		       c[CG_C_RBYTES], c[CG_C_WBYTES], c[CG_C_THR],
 		       (int)(2 * (b->node[i].level - base)), "",
 		       r ? last : b->node[i].path,
 		       strcmp(label, last) ? "  [" : "",
@@ -291,18 +374,36 @@ static void cg_json_node(struct json *j, const struct cg_args *t, int i,
 		json_null(j, "id");
 	json_u64(j, "level", n->level);
 	cg_json_names(j, n->path);
-	json_bool(j, "removed", n->flags & MEAS_CG_REMOVED);
-	json_u64(j, "threads", n->threads);
-	json_u64(j, "cpu_ns", v[MEAS_P_CPU_TIME]);
-	json_double(j, "cpu_pct", cg_pct(v[MEAS_P_CPU_TIME], secs));
-	json_double(j, "wait_pct", cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs));
-	json_u64(j, "launches", v[MEAS_P_LAUNCHES]);
-	if (cg_disc_lat(v) < 0)
+	/* an archive knows no removal: the member is left out */
+	if (!t->b->replayed)
+		json_bool(j, "removed", n->flags & MEAS_CG_REMOVED);
+	if (t->b->have_threads)
+		json_u64(j, "threads", n->threads);
+	if (cg_has(t, MEAS_P_CPU_TIME)) {
+		json_u64(j, "cpu_ns", v[MEAS_P_CPU_TIME]);
+		json_double(j, "cpu_pct", cg_pct(v[MEAS_P_CPU_TIME], secs));
+	}
+	if (cg_has(t, MEAS_P_PAUSE_ACTIVE))
+		json_double(j, "wait_pct", cg_pct(v[MEAS_P_PAUSE_ACTIVE], secs));
+	if (cg_has(t, MEAS_P_LAUNCHES))
+		json_u64(j, "launches", v[MEAS_P_LAUNCHES]);
+	if (cg_has_dlat(t) && cg_disc_lat(v) < 0)
 		json_null(j, "disc_wait_per_stop_ns");
-	else
+	else if (cg_has_dlat(t))
 		json_u64(j, "disc_wait_per_stop_ns", (uint64_t)cg_disc_lat(v));
-	cg_json_items(j, "items", v);
+	cg_json_items(j, "items", v, t->a, t->b);
 	json_obj_end(j);
+}
+
+static void cg_json_rows(struct json *j, const struct cg_args *t,
+			 double secs)
+{
+	size_t r;
+
+	json_arr_begin(j, "cgroups");
+	for (r = 0; r < t->nrows && (!t->lines || r < t->lines); r++)
+		cg_json_node(j, t, t->order[r], secs);
+	json_arr_end(j);
 }
 
 static void cg_json(const struct cg_args *t, uint64_t interval, double secs,
@@ -311,7 +412,6 @@ static void cg_json(const struct cg_args *t, uint64_t interval, double secs,
 	const struct meas_cgroup_hdr *h = &t->b->hdr;
 	struct json j;
 	char ts[64];
-	size_t r;
 
 	meas_timestamp(ts, sizeof(ts), at);
 	json_doc_begin(&j, stdout, "cgroup");
@@ -320,6 +420,14 @@ static void cg_json(const struct cg_args *t, uint64_t interval, double secs,
 	json_str(&j, "time", ts);
 	json_double(&j, "elapsed_s", secs);
 	json_str(&j, "root", t->root);
+	if (t->b->replayed) {
+		/* the table's counts are not in an archive; its paths cut */
+		json_str(&j, "archive", t->v.arch.path);
+		json_u64(&j, "path_depth", MX_CG_DEPTH_DEFAULT);
+		cg_json_rows(&j, t, secs);
+		json_doc_end(&j);
+		return;
+	}
 	json_u64(&j, "slots", h->slots);
 	json_u64(&j, "used", h->used);
 	json_u64(&j, "removed", h->removed);
@@ -327,10 +435,7 @@ static void cg_json(const struct cg_args *t, uint64_t interval, double secs,
 	json_u64(&j, "overflow_threads", h->overflow_threads);
 	json_u64(&j, "overflow_folds", h->overflow_folds);
 	json_u64(&j, "reused", h->reused);
-	json_arr_begin(&j, "cgroups");
-	for (r = 0; r < t->nrows && (!t->lines || r < t->lines); r++)
-		cg_json_node(&j, t, t->order[r], secs);
-	json_arr_end(&j);
+	cg_json_rows(&j, t, secs);
 	json_doc_end(&j);
 }
 
@@ -346,6 +451,7 @@ static int cg_show(struct cmd_ctx *ctx, uint64_t n, const void *sa,
 
 	free(t->val);
 	free(t->order);
+	t->a = a;
 	t->b = b;
 	t->nrows = 0;
 	t->val = calloc(b->nn, sizeof(*t->val));
@@ -383,6 +489,21 @@ static int cg_take(struct cmd_ctx *ctx, int fd, void *s, void *data)
 	return cg_snap_take(ctx, t->nl, s);
 }
 
+/* A replay: the cgroups of the archive's frames (pmdameas -C), as live. */
+static int cg_frame(struct cmd_ctx *ctx, struct replay *r, const void *prev,
+		    void *s, void *data)
+{
+	int err = replay_cgroup(r, s);
+
+	(void)prev;
+	(void)data;
+	if (err == -ENODATA)
+		return VIEW_SKIP;	/* no cgroup in this frame */
+	if (err)
+		return fail(ctx, -err, "replaying the cgroups");
+	return EXIT_OK;
+}
+
 static uint64_t cg_taken(const void *s)
 {
 	return ((const struct cg_snap *)s)->t_ns;
@@ -395,7 +516,11 @@ static void cg_release(void *s)
 
 static const struct view_ops cg_ops = {
 	.size = sizeof(struct cg_snap),
+	.open = replay_open_cgroup,
+	.what = "meas.cgroup",
+	.hint = " (was pmdameas run with -C?)",
 	.take = cg_take,
+	.frame = cg_frame,
 	.taken = cg_taken,
 	.show = cg_show,
 	.release = cg_release,
@@ -424,6 +549,8 @@ static int cg_do(struct cmd_ctx *ctx, struct cg_args *t)
 	sigset_t set;
 	int fd = -1, rc;
 
+	if (t->v.arch.path)
+		return view_replay(ctx, &t->v, &cg_ops, t);
 	t->nl = cg_nl_open(ctx);
 	if (!t->nl)
 		return EXIT_FAIL;
@@ -475,15 +602,30 @@ static int cg_opt(struct cmd_ctx *ctx, int id, const char *arg, void *data)
 		return usage_error(ctx, "bad sort key '%s' (cpu, wait, launches, stops, disc, io, terminal, impeded, reads, writes, bytes, latency, threads, path)",
 				   arg);
 	case VIEW_OPT_ARCHIVE:
-	case VIEW_OPT_START:
-	case VIEW_OPT_FINISH:
-		return usage_error(ctx, "no replay of the cgroups yet: archives hold no per-cgroup totals");
 	case VIEW_OPT_INTERVAL:
 	case VIEW_OPT_COUNT:
 		t->periodic = true;
 		break;
 	}
 	return view_opt(ctx, id, arg, &t->v);
+}
+
+/* -S, -T with --archive only; a PATH within the archive's depth. */
+static int cg_replay_check(struct cmd_ctx *ctx, const struct cg_args *t)
+{
+	const char *p = t->root;
+	unsigned int n = 0;
+
+	if (arch_check(ctx, &t->v.arch))
+		return EXIT_USAGE;
+	if (!t->v.arch.path)
+		return EXIT_OK;
+	while ((p = strchr(p + 1, '/')))
+		n++;
+	if (strcmp(t->root, "/") && n + 1 > MX_CG_DEPTH_DEFAULT)
+		return usage_error(ctx, "cgroup path '%s' is deeper than an archive's paths (pmdameas cuts them to %u levels)",
+				   t->root, MX_CG_DEPTH_DEFAULT);
+	return EXIT_OK;
 }
 
 static int cmd_cgroup(struct cmd_ctx *ctx, int argc, char **argv)
@@ -516,6 +658,9 @@ static int cmd_cgroup(struct cmd_ctx *ctx, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	rc = cg_replay_check(ctx, &t);
+	if (rc)
+		return rc;
 	rc = cg_do(ctx, &t);
 	free(t.val);
 	free(t.order);
@@ -526,12 +671,14 @@ const struct command cgroup_command = {
 	.name = "cgroup",
 	.fn = cmd_cgroup,
 	.args = "[PATH] [-d DEPTH] [-s KEY] [-N LINES]\n"
-		"    [-i SECONDS] [-n COUNT]",
+		"    [-i SECONDS] [-n COUNT] [--archive PATH [-S START] [-T FINISH]]",
 	.help = "the cgroup tree below PATH (default /, DEPTH levels, default 3,\n"
 		"    0 all), each cgroup with its subtree: %CPU, %WAIT, launches,\n"
 		"    stops, paused % by reason, the mean disc wait per stop for disc,\n"
 		"    timeouts, disc reads, writes and bytes, live threads, and its\n"
 		"    unit, container or pod; siblings sorted by KEY (default cpu).\n"
 		"    Once: the totals since class 15 was enabled; with -i or -n:\n"
-		"    each interval's, per second",
+		"    each interval's, per second; with --archive: each interval of\n"
+		"    a PCP archive of meas.cgroup (pmdameas -C; paths cut to 3\n"
+		"    levels, items it lacks shown -)",
 };

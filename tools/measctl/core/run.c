@@ -126,7 +126,7 @@ static void run_print_json(FILE *f, const struct run_args *a,
 	if (r->cg_found) {
 		json_obj_begin(&j, "cgroup");
 		json_str(&j, "path", a->cgroup);
-		cg_json_items(&j, "items", r->cg);
+		cg_json_items(&j, "items", r->cg, &r->ca, &r->cb);
 		json_obj_end(&j);
 	}
 	json_doc_end(&j);

@@ -34,9 +34,8 @@ static size_t replay_count(unsigned int srcs)
 	return n;
 }
 
-/* One more metric to read: @name, of family @f or class 15 item @item. */
-static int replay_push(struct cmd_ctx *ctx, struct replay *r, const char *name,
-		       const struct mx_family *f, int item)
+int replay_push(struct cmd_ctx *ctx, struct replay *r, const char *name,
+		const struct mx_family *f, int item)
 {
 	r->names[r->n] = strdup(name);
 	if (!r->names[r->n])
@@ -84,9 +83,8 @@ static int replay_names(struct cmd_ctx *ctx, struct replay *r,
 	return EXIT_OK;
 }
 
-/* The metrics named (@rc 0): open the archive; on an error, undo. */
-static int replay_start(struct cmd_ctx *ctx, const struct arch_opts *o,
-			struct replay *r, int rc)
+int replay_start(struct cmd_ctx *ctx, const struct arch_opts *o,
+		 struct replay *r, int rc)
 {
 	if (rc == EXIT_OK)
 		rc = arch_open(ctx, o, (const char *const *)r->names, r->n,
@@ -150,9 +148,8 @@ int replay_done(struct cmd_ctx *ctx, const struct replay_end *e)
 	return EXIT_OK;
 }
 
-/* A snapshot's time: the frame's, recorded (no kernel stamps). */
-static void replay_stamp(const struct replay *r, uint64_t *t_ns,
-			 struct rate_when *when)
+void replay_stamp(const struct replay *r, uint64_t *t_ns,
+		  struct rate_when *when)
 {
 	*t_ns = arch_time_ns(r->a);
 	when->mono = *t_ns;

@@ -14,6 +14,8 @@ struct mx_family;
 struct c0_snap;
 struct io_snap;
 struct proc_snap;
+struct cg_snap;
+struct rate_when;
 
 /* A replay: the archive, the PCP metrics it reads and their families. */
 struct replay {
@@ -23,7 +25,7 @@ struct replay {
 	size_t n;
 	char **disks;		/* disk names, in the order first seen */
 	size_t ndisks;
-	int *item;		/* top: the class 15 item of each metric */
+	int *item;		/* top: each metric's item; cgroup: series */
 	int *insts;		/* top: process instances, slot - 1 */
 	size_t ninsts;
 };
@@ -43,6 +45,16 @@ struct replay_end {
 	const char *hint;	/* or NULL */
 };
 
+/* One more metric to read: @name, of family @f or item (series) @item. */
+int replay_push(struct cmd_ctx *ctx, struct replay *r, const char *name,
+		const struct mx_family *f, int item);
+/* The metrics named (@rc 0): open the archive; on an error, undo. */
+int replay_start(struct cmd_ctx *ctx, const struct arch_opts *o,
+		 struct replay *r, int rc);
+/* A snapshot's time: the frame's, recorded (no kernel stamps). */
+void replay_stamp(const struct replay *r, uint64_t *t_ns,
+		  struct rate_when *when);
+
 /* The exit status of a replay: an error, or none shown (ENODATA), or 0. */
 int replay_done(struct cmd_ctx *ctx, const struct replay_end *e);
 
@@ -59,5 +71,14 @@ int replay_open_proc(struct cmd_ctx *ctx, const struct arch_opts *o,
  * replay (so that top follows it); -errno, -ENODATA without processes.
  */
 int replay_proc(struct replay *r, struct proc_snap *s);
+
+/* Per cgroup (meas.cgroup.*, pmdameas -C): a metric per series. */
+int replay_open_cgroup(struct cmd_ctx *ctx, const struct arch_opts *o,
+		       struct replay *r);
+/*
+ * The cgroup tree of the current frame, a node per instance path and
+ * its ancestors; -errno, -ENODATA without a cgroup in the frame.
+ */
+int replay_cgroup(struct replay *r, struct cg_snap *s);
 
 #endif /* MEASCTL_REPLAY_H */

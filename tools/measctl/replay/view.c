@@ -113,8 +113,11 @@ int view_replay(struct cmd_ctx *ctx, const struct view_opts *v,
 
 	if (!a)
 		return fail(ctx, ENOMEM, "no memory for two snapshots");
-	rc = ops->srcs ? replay_open(ctx, &v->arch, ops->srcs, &r) :
-			 replay_open_proc(ctx, &v->arch, &r);
+	if (ops->open)
+		rc = ops->open(ctx, &v->arch, &r);
+	else
+		rc = ops->srcs ? replay_open(ctx, &v->arch, ops->srcs, &r) :
+				 replay_open_proc(ctx, &v->arch, &r);
 	if (rc) {
 		free(a);
 		return rc;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * measctl view.c: the one runner of the periodic views (watch, iostat,
- * top), live and replayed.  A view says how to take a snapshot, how to
- * rebuild one from a frame of a PCP archive, and how to show an
+ * top, cgroup), live and replayed.  A view says how to take a snapshot,
+ * how to rebuild one from a frame of a PCP archive, and how to show an
  * interval between two; the runner takes its options (-i, -n,
  * --archive, -S, -T), keeps the ticks of a live view or walks the
  * frames of a replay, and ends as the view's own loop did.
@@ -55,7 +55,9 @@ int view_check(struct cmd_ctx *ctx, const struct opt_state *st,
  * struct view_ops - what a view does with its snapshots
  * @size: the size of a snapshot
  * @srcs: the families a replay reads (a bit per enum mx_src); 0: class
- *	15's processes (replay_open_proc())
+ *	15's processes (replay_open_proc()), unless @open is set
+ * @open: opens the replay of metrics of another kind (the cgroups'), or
+ *	NULL: by @srcs
  * @what: the PCP metrics a replay reads, for its last message
  * @hint: what to check when an archive has none of them, or NULL
  * @take: a live snapshot into @s: EXIT_OK, or an exit status after its
@@ -73,6 +75,8 @@ int view_check(struct cmd_ctx *ctx, const struct opt_state *st,
 struct view_ops {
 	size_t size;
 	unsigned int srcs;
+	int (*open)(struct cmd_ctx *ctx, const struct arch_opts *o,
+		    struct replay *r);
 	const char *what;
 	const char *hint;
 	int (*take)(struct cmd_ctx *ctx, int fd, void *s, void *data);
