@@ -167,8 +167,12 @@ parts=$(aptq show "$image=$iv" | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '
 	sed -n 's/^ *\(linux-[a-z]*-'"${k//./\\.}"'\) (= .*/\1/p')
 # The headers' programs (fixdep, modpost) run here: amd64's, of the
 # headers' upload where the archive still has it.
+# (apt-cache show of a version the lists lack still exits 0: madison
+# lists the versions there are; amd64's may be a later upload than
+# arm64's, as 6.1.192-3 beside arm64's -2 in bookworm-security)
 kv=$hv
-aptq show "$kbuild:amd64=$kv" >/dev/null 2>&1 || kv=$(candidate "$kbuild:amd64")
+aptq madison "$kbuild:amd64" 2>/dev/null | awk -F' *[|] *' -v v="$kv" '$2 == v { f = 1 } END { exit !f }' ||
+	kv=$(candidate "$kbuild:amd64")
 files=$(download "linux-headers-$k" "$hv" &&
 	download "$common" "$(candidate "$common")" &&
 	download "$kbuild:amd64" "$kv" &&
