@@ -32,7 +32,7 @@ pkgs="bash busybox-static coreutils util-linux kmod procps iproute2
 findutils grep sed gawk diffutils binutils python3 curl
 libxml2-utils
 libc6-dev libnl-3-dev libnl-genl-3-dev libjson-c-dev libmicrohttpd-dev
-libpcp-pmda3-dev libpcp3-dev"
+libpcp-pmda3-dev libpcp3-dev libfuse3-dev fuse3"
 # promtool alone, a static program, from the prometheus package: the
 # package would bring its web interface's 300 MB of JavaScript.
 promtool='cd /tmp && apt-get download -q prometheus'

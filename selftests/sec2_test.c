@@ -21,7 +21,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/user.h>
 #include <sys/wait.h>
 #include <linux/meas.h>
 
@@ -909,10 +908,15 @@ static int traced_mapper(void)
 	return p == MAP_FAILED ? 2 : 0;
 }
 
-/* Run the stopped tracee @pid to its syscall-exit-stop of mmap: 0 or -1. */
+/*
+ * Run the stopped tracee @pid to its syscall-exit-stop of mmap: 0 or -1.
+ * PTRACE_GET_SYSCALL_INFO says entry or exit and the call's number on
+ * every architecture (no register names); an exit is the exit of the
+ * entry before it.
+ */
 static int to_mmap_exit(pid_t pid)
 {
-	struct user_regs_struct regs;
+	struct __ptrace_syscall_info si;
 	int st, i, in = 0;
 
 	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_TRACESYSGOOD);
@@ -921,13 +925,13 @@ static int to_mmap_exit(pid_t pid)
 		    waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
 			return -1;
 		if (WSTOPSIG(st) != (SIGTRAP | 0x80) ||
-		    ptrace(PTRACE_GETREGS, pid, NULL, &regs))
+		    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si),
+			   &si) <= 0)
 			continue;
-		if (regs.orig_rax != SYS_mmap)
-			continue;
-		if (in)
+		if (si.op == PTRACE_SYSCALL_INFO_ENTRY)
+			in = si.entry.nr == SYS_mmap;
+		else if (si.op == PTRACE_SYSCALL_INFO_EXIT && in)
 			return 0;	/* the exit: its callback is queued */
-		in = 1;
 	}
 	return -1;
 }
