@@ -29,7 +29,7 @@ mirror=http://deb.debian.org/debian
 # The guest: what the VM suite and the smoke set run (guest.sh, the
 # tests' scripts), the libraries of meas's programs, and their headers.
 pkgs="bash busybox-static coreutils util-linux kmod procps iproute2
-findutils grep sed gawk diffutils binutils python3 curl
+findutils grep sed gawk diffutils binutils python3 curl e2fsprogs
 libxml2-utils
 libc6-dev libnl-3-dev libnl-genl-3-dev libjson-c-dev libmicrohttpd-dev
 libpcp-pmda3-dev libpcp3-dev libfuse3-dev fuse3"

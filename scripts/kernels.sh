@@ -21,8 +21,8 @@
 # The lanes, in this one place (Documentation/build-and-test.rst, "The
 # kernel matrix"): the whole suite in Debian 12's 6.1 (make vmtest), in
 # Debian 12's 6.12 generic and in the backports' newest, generic and
-# PREEMPT_RT; on arm64, in Debian 12's 6.1; the smoke set in every other
-# kernel.
+# PREEMPT_RT; on arm64, in Debian 12's 6.1 and the backports' newest;
+# the smoke set in every other kernel.
 #
 # Environment: MEAS_MATRIX_ROOTS, the build roots in the matrix (default
 # "trixie sid"; empty for Debian 12's kernels alone); MEAS_MATRIX_FULL,
@@ -55,7 +55,7 @@ lane_of() { # lane_of RELEASE VERSION FLAVOUR
 		return
 	fi
 	case "$1 $2 $3" in
-	"bookworm 6.1."*"-arm64 generic") echo full ;;
+	"bookworm 6.1."*"-arm64 generic" | "trixie-backports "*"-arm64 generic") echo full ;;
 	*"-arm64 "*) echo smoke ;;
 	"bookworm 6.12."*" generic") echo full ;;
 	"trixie-backports "*" generic" | "trixie-backports "*" rt") echo full ;;
