@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 
 # The options each lane must have once olddefconfig has resolved them.
-opts="KASAN PROVE_LOCKING DEBUG_KMEMLEAK UBSAN DEBUG_LIST 9P_FS \
+opts="KASAN PROVE_LOCKING DEBUG_KMEMLEAK UBSAN DEBUG_LIST 9P_FS FUSE_FS \
 CHECKPOINT_RESTORE DETECT_HUNG_TASK FAILSLAB FAULT_INJECTION_DEBUG_FS"
 frags=$here/debug.config
 rootname=
@@ -62,7 +62,7 @@ fi
 [ -n "$tarball" ] || { echo "linux-source tarball missing: run 'make deps'" >&2; exit 1; }
 if [ "$kcsan" = 1 ]; then
 	frags="$frags $here/kcsan.config"
-	opts="KCSAN DEBUG_LIST 9P_FS CHECKPOINT_RESTORE DETECT_HUNG_TASK \
+	opts="KCSAN DEBUG_LIST 9P_FS FUSE_FS CHECKPOINT_RESTORE DETECT_HUNG_TASK \
 FAULT_INJECTION_DEBUG_FS DEBUG_ATOMIC_SLEEP"
 	[ -z "$rootname" ] || opts="$opts PREEMPT DEBUG_PREEMPT"
 fi

@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 # ---- the stub kernel source tree ---------------------------------------
 tree=$work/linux-source-9.9
 mkdir -p "$tree/scripts/kconfig" "$work/bin"
-opts="KASAN PROVE_LOCKING DEBUG_KMEMLEAK UBSAN DEBUG_LIST 9P_FS CHECKPOINT_RESTORE DETECT_HUNG_TASK FAILSLAB FAULT_INJECTION_DEBUG_FS"
+opts="KASAN PROVE_LOCKING DEBUG_KMEMLEAK UBSAN DEBUG_LIST 9P_FS FUSE_FS CHECKPOINT_RESTORE DETECT_HUNG_TASK FAILSLAB FAULT_INJECTION_DEBUG_FS"
 {
 	printf 'defconfig:\n'
 	printf '\t@echo "#"; echo "# configuration written to .config"; echo "#"\n'
