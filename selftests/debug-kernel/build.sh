@@ -62,8 +62,8 @@ fi
 [ -n "$tarball" ] || { echo "linux-source tarball missing: run 'make deps'" >&2; exit 1; }
 if [ "$kcsan" = 1 ]; then
 	frags="$frags $here/kcsan.config"
-	opts="KCSAN DEBUG_LIST 9P_FS FUSE_FS CHECKPOINT_RESTORE DETECT_HUNG_TASK \
-FAULT_INJECTION_DEBUG_FS DEBUG_ATOMIC_SLEEP"
+	opts="KCSAN KCSAN_STRICT KCSAN_WEAK_MEMORY DEBUG_LIST 9P_FS FUSE_FS \
+CHECKPOINT_RESTORE DETECT_HUNG_TASK FAULT_INJECTION_DEBUG_FS DEBUG_ATOMIC_SLEEP"
 	[ -z "$rootname" ] || opts="$opts PREEMPT DEBUG_PREEMPT"
 fi
 
