@@ -11,8 +11,9 @@
 #                   Debian 13's, its backports' and sid's, amd64 and arm64,
 #                   scripts/kernels.sh): the whole suite or the smoke set, a
 #                   summary table
-#   make check-next the newest kernel in Debian's archive today, built in its
-#                   root and booted with the smoke set (not part of make check)
+#   make check-next the newest kernel in Debian's archive today, amd64's and
+#                   arm64's, each built in its root and booted with the
+#                   smoke set (not part of make check)
 #   make check      unit tests on the host, selftests in the test VM (the
 #                   test build, MEAS_TEST=1), check-shipped, pkgtest,
 #                   check-matrix
@@ -157,17 +158,21 @@ check-cgroups-newest:
 check-arm64: deps-matrix tools
 	MEAS_MATRIX_ARCHS="amd64 arm64" $(MAKE) check-matrix
 
-# The next kernel: the newest generic kernel in Debian's archive today
-# (trixie-backports, sid or experimental, found by scripts/root.sh --next
-# and installed in its build root), built there and booted with the smoke
-# set.  Not part of make check: an upload to the archive must never turn
-# an unrelated change red.
+# The next kernels: the newest generic kernel in Debian's archive today
+# for each architecture (trixie-backports, sid or experimental; amd64's
+# found by scripts/root.sh --next and installed in its build root,
+# arm64's by scripts/arm64-apt.sh next and unpacked), built in that root
+# with its release's compiler and booted with the smoke set.  Not part
+# of make check: an upload to the archive must never turn an unrelated
+# change red.
 NEXT := $(BUILD)/next
 check-next: deps tools
 	mkdir -p $(NEXT) && scripts/root.sh --next >$(NEXT)/kernels.new && \
+		scripts/arm64-apt.sh next >>$(NEXT)/kernels.new && \
 		mv $(NEXT)/kernels.new $(NEXT)/kernels
-	@read -r rel root k flav lane <$(NEXT)/kernels && \
-		echo "check-next: the newest kernel in Debian's archive is $$k ($$rel)"
+	@while read -r rel root k flav lane arch; do \
+		echo "check-next: the newest $${arch:-amd64} kernel in Debian's archive is $$k ($$rel)"; \
+	done <$(NEXT)/kernels
 	$(MAKE) -C selftests vmtest-matrix MATRIX_DIR=$(NEXT) MATRIX_KERNELS=$(NEXT)/kernels
 
 unit:

@@ -20,9 +20,21 @@
 #   scripts/arm64-apt.sh fetch SUITE PKG...
 #       download the arm64 packages PKG (with no dependency) of SUITE's
 #       release; prints the path of each .deb.
+#   scripts/arm64-apt.sh version SUITE META
+#       "VERSION DEBIAN-VERSION": the kernel linux-headers-META of SUITE
+#       depends on today and its headers' package version; nothing is
+#       fetched.
+#   scripts/arm64-apt.sh next
+#       the newest generic arm64 kernel in the archive, of
+#       trixie-backports, sid and experimental (by package version), fetched
+#       and unpacked as "kernel" does, printed as a line of
+#       scripts/kernels.sh: "SUITE ROOT VERSION generic smoke arm64", ROOT
+#       the build root with that suite's cross compiler (make check-next,
+#       beside scripts/root.sh --next's amd64 kernel).
 #
 # SUITE: bookworm (Debian 12 with its updates and security updates),
-# trixie (the same for Debian 13), trixie-backports, sid.  Each run of a
+# trixie (the same for Debian 13), trixie-backports, sid, experimental
+# (sid's with experimental's, which are candidates only there).  Each run of a
 # release asks the archive again once (apt-get update, at most every
 # MEAS_ARM64_APT_TTL seconds, default 3600); MEAS_ROOT_OFFLINE=1 uses
 # the lists and kernels there are.  Needs no root but for writing $BUILD.
@@ -30,8 +42,27 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 BUILD=${BUILD:-$top/build}
-usage="usage: arm64-apt.sh kernel SUITE META | fetch SUITE PKG..."
+usage="usage: arm64-apt.sh kernel|version SUITE META | fetch SUITE PKG... | next"
 cmd=${1:?$usage}
+
+# next: each suite asked in its own run (its own lists), then the newest
+# fetched; the roots are scripts/root.sh's, whose gcc builds that suite's
+# kernels (experimental's with sid's, as root.sh --next does for amd64).
+if [ "$cmd" = next ]; then
+	best='' bestv=''
+	for s in trixie-backports sid experimental; do
+		read -r k v < <("$0" version "$s" arm64) || continue
+		if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then
+			best=$s bestv=$v
+		fi
+	done
+	[ -n "$best" ] || { echo "arm64-apt: no arm64 kernel found in the archive" >&2; exit 1; }
+	k=$("$0" kernel "$best" arm64)
+	root=sid
+	[ "$best" != trixie-backports ] || root=trixie
+	echo "$best $root $k generic smoke arm64"
+	exit 0
+fi
 suite=${2:?$usage}
 shift 2
 mirror=http://deb.debian.org/debian
@@ -54,6 +85,10 @@ deb [signed-by=$keyring] http://deb.debian.org/debian-security trixie-security m
 sid)
 	rel=sid
 	sources="deb [signed-by=$keyring] $mirror sid main" ;;
+experimental)
+	rel=experimental default_release=experimental
+	sources="deb [signed-by=$keyring] $mirror sid main
+deb [signed-by=$keyring] $mirror experimental main" ;;
 *)
 	echo "arm64-apt: unknown suite '$suite'" >&2
 	exit 2 ;;
@@ -137,7 +172,7 @@ if [ "$cmd" = fetch ]; then
 	done
 	exit 0
 fi
-[ "$cmd" = kernel ] || { echo "$usage" >&2; exit 2; }
+[ "$cmd" = kernel ] || [ "$cmd" = version ] || { echo "$usage" >&2; exit 2; }
 meta=${1:?$usage}
 
 # The kernel of the metapackage, then its packages.
@@ -149,6 +184,10 @@ flav=$meta
 k=$(aptq show "linux-headers-$meta=$mv_" |
 	sed -n 's/^Depends: .*linux-headers-\([0-9][^ ,]*-'"$flav"'\).*/\1/p' | head -n 1)
 [ -n "$k" ] || { echo "arm64-apt: linux-headers-$meta=$mv_ names no kernel" >&2; exit 1; }
+if [ "$cmd" = version ]; then
+	echo "$k $(candidate "linux-headers-$k")"
+	exit 0
+fi
 kdir=$BUILD/arm64/kernels/$k
 if [ -e "$kdir/.complete" ]; then
 	echo "$k"
