@@ -17,7 +17,8 @@
 # the tree with the benchmark's programs (scripts/arm64-tools.sh).
 # The counts, the console and the table go to
 # build/selftests/bench-arm64-VERSION/.  MEAS_INSN_ONLY (default
-# "pingpong read") and the other MEAS_INSN_* of insn_bench.sh apply;
+# "pingpong read") and the other MEAS_INSN_* of insn_bench.sh apply
+# (MEAS_INSN_PROF=1: the profile in insn_bench.prof, for insn_prof.sh);
 # MEAS_ROOT_OFFLINE=1 takes the kernel already unpacked.
 set -euo pipefail
 
@@ -39,6 +40,8 @@ mkdir -p "$root$tree" "$tree/build/bench-arm64"
 cp "$out/module/meas.ko" "$tree/build/bench-arm64/meas.ko"
 
 # fio is not in the test root; the system calls are x86-64's rows
+prof=''
+[ "${MEAS_INSN_PROF:-0}" != 1 ] || prof=,prof=$out/insn_bench.prof
 export MEAS_INSN_ONLY=${MEAS_INSN_ONLY-pingpong read}
 cd "$tree"
 KVER=$kver MEAS_KO=build/bench-arm64/meas.ko \
@@ -46,7 +49,7 @@ KVER=$kver MEAS_KO=build/bench-arm64/meas.ko \
 	--kernel "$kdir/boot/vmlinuz-$kver" --modules "$kdir/lib/modules/$kver" \
 	--timeout 5400 --log "$out/insn_bench.log" \
 	--append "isolcpus=0 rcu_nocbs=0 irqaffinity=1" \
-	--qemu-arg -plugin --qemu-arg "$plugin,out=$out/insn_bench.counts" \
+	--qemu-arg -plugin --qemu-arg "$plugin,out=$out/insn_bench.counts$prof" \
 	-- selftests/bench/insn_bench.sh build/selftests events >/dev/null
 
 # The plugin must have learnt the interrupt entries and the timer's
