@@ -37,10 +37,12 @@
 #   make check-kcsan the hot-path tests, stress and storms in a KCSAN kernel
 #                   (7.3); not run by CI: before landing module/
 #   make demo       load meas (here or in the VM) and report class 0
-#   make check-insn the instruction counter of make bench counts exactly
-#                   (host only, a second; part of make check)
+#   make check-insn the instruction counter of make bench counts exactly,
+#                   x86-64 and arm64 (host only, seconds; part of make check)
 #   make bench      the benchmarks in the VM: time ratios and instructions
 #                   per event (Documentation/performance.rst)
+#   make bench-arm64 the instructions per event in Debian 12's 6.1 arm64,
+#                   beside the arm64 libbpf-tools
 #   make sparse     sparse on every file of the module (C=2)
 #   make checkpatch checkpatch --strict on the kernel sources, the uapi and
 #                   the tools (lib, measctl, exporter; see
@@ -85,7 +87,7 @@ MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-arm64 check-shipped check-insn unit vmtest \
-	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
+	demo bench bench-arm64 sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
 	check-version check-prometheus check-pcp
 
 all: module tools
@@ -308,6 +310,11 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	$(MAKE) -C selftests bench
+
+# the instruction count on arm64, beside the arm64 peers (no module build
+# here: the script cross-builds it)
+bench-arm64: deps
+	$(MAKE) -C selftests bench-arm64
 
 # on the test build, which has all the code of the default one
 sparse:

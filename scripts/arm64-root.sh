@@ -27,10 +27,11 @@ dir=$BUILD/arm64/root
 mirror=http://deb.debian.org/debian
 
 # The guest: what the VM suite and the smoke set run (guest.sh, the
-# tests' scripts), the libraries of meas's programs, and their headers.
+# tests' scripts), the libraries of meas's programs, and their headers;
+# the peers of make bench-arm64 (libbpf-tools' CO-RE programs).
 pkgs="bash busybox-static coreutils util-linux kmod procps iproute2
 findutils grep sed gawk diffutils binutils python3 curl e2fsprogs
-libxml2-utils
+libxml2-utils libbpf-tools
 libc6-dev libnl-3-dev libnl-genl-3-dev libjson-c-dev libmicrohttpd-dev
 libpcp-pmda3-dev libpcp3-dev libfuse3-dev fuse3"
 # promtool alone, a static program, from the prometheus package: the

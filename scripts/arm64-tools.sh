@@ -11,8 +11,11 @@
 # of an arm64 lane mounts that copy as the repository (run-vm.sh runs
 # from it).
 #
-#   scripts/arm64-tools.sh     update the copy, build what changed, print
-#                              the copy's path
+#   scripts/arm64-tools.sh [TARGET...]
+#                              update the copy, build what changed (and
+#                              the selftests' TARGETs: bench-insn-bins
+#                              for make bench-arm64), print the copy's
+#                              path
 #
 # The copy follows the tree (rsync, without what .gitignore lists), so
 # make rebuilds only what changed.  The programs the build runs (pmdameas
@@ -35,5 +38,5 @@ export PKG_CONFIG_SYSROOT_DIR=$root QEMU_LD_PREFIX=$root
 make=(make -j"${MEAS_BUILD_JOBS:-2}" SYSROOT="$root"
 	CC="${cross}gcc --sysroot=$root" AR="${cross}ar" BUILD="$tree/build")
 "${make[@]}" -C "$tree/tools" >&2
-"${make[@]}" -C "$tree/selftests" vmtest-bins >&2
+"${make[@]}" -C "$tree/selftests" vmtest-bins "$@" >&2
 echo "$tree"

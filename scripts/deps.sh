@@ -49,6 +49,10 @@ linux-libc-dev-armhf-cross rsync"
 # record sampling at the sampler's rate, run in the test VM from the
 # host root
 PKGS="$PKGS libbpf-tools bpftrace linux-perf"
+# make check-insn: QEMU's dynamic user-mode emulator, which loads TCG
+# plugins (qemu-user-static cannot), runs an arm64 program under the
+# instruction counter; its assembler comes with gcc-aarch64-linux-gnu
+PKGS="$PKGS qemu-user"
 # make check-cgroups: a real container in the test VM, with Debian's
 # podman and crun (selftests/cgroup_real.sh), and the ext4 it writes to
 PKGS="$PKGS podman crun e2fsprogs"

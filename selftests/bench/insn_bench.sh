@@ -24,7 +24,9 @@
 # functions after each insmod ("INSN-SYM ADDRESS NAME") and the kernel's
 # (INSN-KSYMS: gzip, base64), for selftests/bench/insn/insn_prof.sh.
 # MEAS_INSN_PEERS=0 leaves out the peers (libbpf-tools, bpftrace, perf
-# record: what a user would run instead, selftests/bench/peers.sh); MEAS_INSN_PROCS=N
+# record: what a user would run instead, selftests/bench/peers.sh); a
+# peer the guest's root does not have is left out and said so (the arm64
+# test root has libbpf-tools alone); MEAS_INSN_PROCS=N
 # keeps N idle processes alive while the events run (the scaling rows,
 # Documentation/performance.rst).
 set -eu
@@ -95,6 +97,10 @@ peer() {
 	shift 6
 	[ "$peers" = 1 ] || return 0
 	skip "$w" && return
+	peer_installed "$kind" "$prog" || {
+		[ "$r" != 0 ] || echo "INSN-SKIP $w $v: $peer_tool is not installed"
+		return 0
+	}
 	"${kind}_start" "$prog" "$last"
 	both "$w" "$v" "$r" "$n" "$@"
 	"${kind}_stop"
@@ -130,7 +136,7 @@ sampler() {
 	case "$v" in
 	free) ;;
 	perf)
-		[ "$peers" = 1 ] || return 0
+		[ "$peers" = 1 ] && peer_installed perf || return 0
 		perf_start 0
 		;;
 	*)
@@ -152,8 +158,22 @@ sampler() {
 	esac
 }
 
-sym() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
-"$mark" timer "$(sym asm_sysvec_apic_timer_interrupt)" "$(sym error_return)"
+# the addresses of the kernel's symbols $@ that it has, comma-separated
+syms() {
+	awk -v s=" $* " 'index(s, " " $3 " ") && !seen[$3]++ {
+		printf "%s%s", n++ ? "," : "", $1 } END { print "" }' /proc/kallsyms
+}
+# Where the timer interrupt is: x86-64's has an entry of its own, and
+# returns through error_return; arm64's enters where every interrupt does
+# (from the kernel, from a 64-bit task, from a 32-bit one) and runs the
+# arch timer's handler (virtual or physical timer), which the plugin
+# looks for in each interrupt up to its exception return.
+case $(uname -m) in
+aarch64)
+	"$mark" timer "$(syms el1h_64_irq el0t_64_irq el0t_32_irq)" \
+		"$(syms arch_timer_handler_virt arch_timer_handler_phys)" ;;
+*) "$mark" timer "$(syms asm_sysvec_apic_timer_interrupt)" "$(syms error_return)" ;;
+esac
 # the kernel's functions, for the profile (the host has no System.map of
 # Debian's kernel: that is in the -dbg package)
 [ "$prof" = 0 ] || awk '$2 ~ /^[tT]$/ && NF == 3 { print $1, $3 }' /proc/kallsyms |

@@ -16,6 +16,10 @@
 #                          $LT_*) in the background, on CPU; returns once
 #                          it holds its LINKS BPF links (attached)
 #   lt_stop                stops it (it prints what it gathered)
+#   peer_installed KIND PROG
+#                          whether the peer's program is there (KIND bt,
+#                          lt or perf; PROG as for *_start); its name in
+#                          $peer_tool
 # Each is started (bpftrace compiles its program, which takes seconds
 # under TCG) and stopped outside what is measured.
 
@@ -136,4 +140,13 @@ perf_start() {
 perf_stop() {
 	peer_stop perf
 	sed 's/^/PEER-PERF /' /tmp/peer.perf.log
+}
+
+peer_installed() {
+	case "$1" in
+	bt) peer_tool=bpftrace ;;
+	lt) peer_tool=${2%% *} ;;
+	*) peer_tool=$1 ;;
+	esac
+	command -v "$peer_tool" >/dev/null
 }
