@@ -90,10 +90,11 @@ check "iostat: the header names the columns and the histogram" \
 # running at an end of the interval, the two sums differ by what entered
 # or completed while the rows were read, which has no bound when a vCPU
 # stalls mid-read (32 seen in the 6.1 debug kernel).  So the disk is
-# quiet at both ends: one dd of 200 direct reads well inside a 5 s
-# interval, and the buckets must sum to exactly its 200 requests.
-( sleep 1.5; dd if=/dev/nullb0 of=/dev/null bs=4k count=200 iflag=direct 2>/dev/null ) &
-$M --json iostat -i 5 -n 1 >"$T/out" 2>"$T/err"; rc=$?
+# quiet at both ends: one dd of 200 direct reads well inside an 8 s
+# interval (2 s of it for measctl to take its first snapshot, 6 for
+# dd's 200 reads), and the buckets must sum to exactly its 200 requests.
+( sleep 2; dd if=/dev/nullb0 of=/dev/null bs=4k count=200 iflag=direct 2>/dev/null ) &
+$M --json iostat -i 8 -n 1 >"$T/out" 2>"$T/err"; rc=$?
 wait
 check "iostat --json: one document, nullb0 with 7 buckets summing to its 200 requests" \
 	'[ $rc = 0 ] && json "len(d) == 1 and d[0][\"command\"] == \"iostat\" and any(x[\"device\"] == \"nullb0\" and len(x[\"qlen\"]) == 7 and sum(x[\"qlen\"]) == 200 and x[\"reads\"] == 200 for x in d[0][\"disks\"])"'
