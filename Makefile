@@ -50,6 +50,8 @@
 #   make install    the tools, library, headers, man pages, completion,
 #                   udev rule and DKMS sources (DESTDIR, PREFIX; see
 #                   Documentation/install.rst); make uninstall removes them
+#   make deb-arm64  the arm64 packages, built natively in an overlay of the
+#                   arm64 test root (Debian 12), into build/arm64/deb
 #   make pkgtest    the packages installed as a user does, in a throw-away
 #                   root, DKMS, and the module and tool in the test VM
 
@@ -84,7 +86,8 @@ MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-arm64 check-shipped check-insn unit vmtest \
-	demo bench sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
+	demo bench sparse checkpatch clean man deb deb-trixie deb-arm64 install uninstall pkgtest \
+	check-install \
 	check-version check-prometheus check-pcp
 
 all: module tools
