@@ -195,6 +195,18 @@ pkgtest: deps-matrix deb deb-trixie check-install
 	selftests/pkg/pkgtest.sh --system $(BUILD)/roots/trixie $(DEB13_BUILD)/deb || rc=1; \
 	exit $$rc
 
+# The arm64 install test (selftests/pkg/pkgtest.sh --arch arm64): the
+# arm64 packages installed in an overlay of the arm64 test root (Debian
+# 12, the suite's, already made and cached), DKMS building meas for
+# Debian 12's arm64 kernel, which then boots in qemu-system-aarch64. Not
+# part of make check (its budget); make check-arm64 PKGTEST_ARM64=1 runs
+# it too.
+pkgtest-arm64: deps-matrix deb-arm64
+	k=$$(scripts/arm64-apt.sh kernel bookworm arm64) && \
+	root=$$(scripts/arm64-root.sh) && \
+	MEAS_PKGTEST_KERNELS=$$k selftests/pkg/pkgtest.sh --system "$$root" \
+		--arch arm64 $(DEB64_BUILD)/deb
+
 # make install and make uninstall into a DESTDIR, PREFIX /usr/local and /usr
 check-install: tools man
 	selftests/pkg/install_test.sh | tee $(BUILD)/install-test.tap
