@@ -29,7 +29,8 @@
 #                   booted with systemd, against cpu.stat and io.stat
 #                   (part of make check)
 #   make check-arm64 the kernel matrix with its arm64 lanes (not yet in
-#                   make check: its budget)
+#                   make check: its budget); PKGTEST_ARM64=1: and
+#                   pkgtest-arm64
 #   make check-debug the VM selftests in the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN); not run by CI: before landing module/;
 #                   KERNEL=7.3: in Debian 13's 7.3, with DEBUG_PREEMPT and
@@ -53,8 +54,12 @@
 #   make install    the tools, library, headers, man pages, completion,
 #                   udev rule and DKMS sources (DESTDIR, PREFIX; see
 #                   Documentation/install.rst); make uninstall removes them
+#   make deb-arm64  the arm64 packages, built natively in an overlay of the
+#                   arm64 test root (Debian 12), into build/arm64/deb
 #   make pkgtest    the packages installed as a user does, in a throw-away
 #                   root, DKMS, and the module and tool in the test VM
+#   make pkgtest-arm64 the same for the arm64 packages on Debian 12 arm64,
+#                   booted in qemu-system-aarch64 (not part of make check)
 
 # The kernel to build for and to boot in the test VM (see "Choosing the
 # kernel" in Documentation/build-and-test.rst):
@@ -87,7 +92,8 @@ MEAS_TEST ?=
 MEAS_TEST_FLAG = $(if $(filter 1,$(MEAS_TEST)),MEAS_TEST=1)
 
 .PHONY: all module tools deps deps-debug deps-matrix build-matrix check check-guests check-matrix check-next check-debug check-kcsan check-pictures check-cgroups check-cgroups-newest check-arm64 check-shipped check-insn unit vmtest \
-	demo bench bench-arm64 sparse checkpatch clean man deb deb-trixie install uninstall pkgtest check-install \
+	demo bench bench-arm64 sparse checkpatch clean man deb deb-trixie deb-arm64 install uninstall pkgtest \
+	pkgtest-arm64 check-install \
 	check-version check-prometheus check-pcp
 
 all: module tools
@@ -157,8 +163,11 @@ check-cgroups-newest:
 
 # The matrix with the arm64 lanes (Documentation/build-and-test.rst, "The
 # arm64 lanes"); not part of make check until its budget holds them.
+# PKGTEST_ARM64=1: and the arm64 install test (make pkgtest-arm64).
 check-arm64: deps-matrix tools
-	MEAS_MATRIX_ARCHS="amd64 arm64" $(MAKE) check-matrix
+	rc=0; MEAS_MATRIX_ARCHS="amd64 arm64" $(MAKE) check-matrix || rc=1; \
+	if [ "$(PKGTEST_ARM64)" = 1 ]; then $(MAKE) pkgtest-arm64 || rc=1; fi; \
+	exit $$rc
 
 # The next kernels: the newest generic kernel in Debian's archive today
 # for each architecture (trixie-backports, sid or experimental; amd64's

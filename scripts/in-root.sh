@@ -4,7 +4,7 @@
 # Run a command inside a build root (scripts/root.sh), as root, with the
 # root's own compiler and tools, as DKMS runs on a user's machine of that
 # release.
-#   scripts/in-root.sh ROOT [--bind DIR]... -- CMD [ARGS...]
+#   scripts/in-root.sh ROOT [--overlay] [--bind DIR]... -- CMD [ARGS...]
 #
 # In a mount namespace of its own (the mounts vanish with the command):
 # /proc, /dev and /sys of this machine, and the repository and each
@@ -12,15 +12,22 @@
 # Kbuild's output mean the same inside and out.  The environment is the
 # root's (PATH, HOME, LANG), with none of the caller's variables but those
 # given in MEAS_ROOT_ENV (NAME=VALUE words).
+# With --overlay, ROOT is not written: the command runs in an overlay whose
+# upper layer is a tmpfs, with this machine's resolv.conf there, so that
+# what it installs from Debian's archive (a build's dependencies, as a
+# buildd installs them) vanishes with it; ROOT may be one in use (the
+# arm64 test root).
 # Needs root (unshare, mount, chroot).
 set -eu
 
-root=${1:?usage: in-root.sh ROOT [--bind DIR]... -- CMD [ARGS...]}
+root=${1:?usage: in-root.sh ROOT [--overlay] [--bind DIR]... -- CMD [ARGS...]}
 shift
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 binds=$top
+overlay=
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--overlay) overlay=1; shift ;;
 	--bind) binds="$binds $(cd "$2" && pwd -P)"; shift 2 ;;
 	--) shift; break ;;
 	*) echo "in-root: unknown option: $1" >&2; exit 2 ;;
@@ -32,10 +39,30 @@ root=$(cd "$root" && pwd -P)
 [ "$(id -u)" = 0 ] || { echo "in-root: needs root (mount, chroot)" >&2; exit 2; }
 
 if [ -z "${MEAS_IN_ROOT_NS:-}" ]; then
-	MEAS_IN_ROOT_NS=$binds exec unshare --mount --propagation private \
-		"$0" "$root" -- "$@"
+	[ -n "$overlay" ] || MEAS_IN_ROOT_NS=$binds exec unshare --mount \
+		--propagation private "$0" "$root" -- "$@"
+	# the overlay's mount point, empty again once the namespace is gone
+	ov=$(mktemp -d)
+	trap 'rmdir "$ov"' EXIT
+	trap 'exit 143' TERM
+	trap 'exit 130' INT
+	rc=0
+	MEAS_IN_ROOT_NS=$binds MEAS_IN_ROOT_OVERLAY=$ov unshare --mount \
+		--propagation private "$0" "$root" -- "$@" || rc=$?
+	exit "$rc"
 fi
 binds=$MEAS_IN_ROOT_NS
+
+ov=${MEAS_IN_ROOT_OVERLAY:-}
+if [ -n "$ov" ]; then
+	mount -t tmpfs -o mode=0755 meas-in-root "$ov"
+	mkdir "$ov/upper" "$ov/work" "$ov/root"
+	mount -t overlay meas-in-root \
+		-o "lowerdir=$root,upperdir=$ov/upper,workdir=$ov/work" "$ov/root"
+	root=$ov/root
+	rm -f "$root/etc/resolv.conf"
+	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+fi
 
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"

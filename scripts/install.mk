@@ -169,6 +169,23 @@ deb-trixie: check-version
 	scripts/in-root.sh "$$root" --bind $(BUILD) -- \
 		make -C $(CURDIR) --no-print-directory deb BUILD=$(DEB13_BUILD)
 
+# The arm64 packages of Debian 12, built natively as a buildd builds
+# them: in an overlay of the arm64 test root (scripts/arm64-root.sh), its
+# programs run by qemu-user, the build's dependencies installed from
+# Debian's archive into the overlay's tmpfs (they vanish with it), then
+# make deb by Debian 12 arm64's own dpkg-buildpackage, debhelper and gcc,
+# into $(BUILD)/arm64/deb (with meas-dkms, the same on every
+# architecture, so that the directory holds what a user installs).
+DEB64_BUILD := $(BUILD)/arm64
+deb-arm64: check-version
+	t=$$(date +%s) && root=$$(scripts/arm64-root.sh) && \
+	scripts/in-root.sh "$$root" --overlay --bind $(BUILD) -- sh -ec '\
+		apt-get update -q; \
+		apt-get install -q -y --no-install-recommends build-essential; \
+		apt-get build-dep -q -y --no-install-recommends $(CURDIR); \
+		make -C $(CURDIR) --no-print-directory deb BUILD=$(DEB64_BUILD)' && \
+	echo "deb-arm64: built in $$(($$(date +%s) - t)) s"
+
 # The packages installed as a user does (selftests/pkg/pkgtest.sh): on
 # this machine, Debian 12, with every kernel of its matrix installed, as
 # DKMS builds for each; and in Debian 13's root, with its 6.12 and its
@@ -177,6 +194,18 @@ pkgtest: deps-matrix deb deb-trixie check-install
 	rc=0; selftests/pkg/pkgtest.sh $(DEB_DIR) || rc=1; \
 	selftests/pkg/pkgtest.sh --system $(BUILD)/roots/trixie $(DEB13_BUILD)/deb || rc=1; \
 	exit $$rc
+
+# The arm64 install test (selftests/pkg/pkgtest.sh --arch arm64): the
+# arm64 packages installed in an overlay of the arm64 test root (Debian
+# 12, the suite's, already made and cached), DKMS building meas for
+# Debian 12's arm64 kernel, which then boots in qemu-system-aarch64. Not
+# part of make check (its budget); make check-arm64 PKGTEST_ARM64=1 runs
+# it too.
+pkgtest-arm64: deps-matrix deb-arm64
+	k=$$(scripts/arm64-apt.sh kernel bookworm arm64) && \
+	root=$$(scripts/arm64-root.sh) && \
+	MEAS_PKGTEST_KERNELS=$$k selftests/pkg/pkgtest.sh --system "$$root" \
+		--arch arm64 $(DEB64_BUILD)/deb
 
 # make install and make uninstall into a DESTDIR, PREFIX /usr/local and /usr
 check-install: tools man

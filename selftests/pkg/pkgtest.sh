@@ -1,16 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# pkgtest.sh [--system ROOT] DEB_DIR - meas installed as a user installs it
-# (make pkgtest, part of make check; Documentation/install.rst, "The
-# install test").
+# pkgtest.sh [--system ROOT [--arch arm64]] DEB_DIR - meas installed as a
+# user installs it (make pkgtest, part of make check, and make
+# pkgtest-arm64; Documentation/install.rst, "The install test").
 #
 # In a mount namespace of its own, an overlay whose lower layer is a
 # Debian system and whose upper layer is a tmpfs becomes a throw-away copy
 # of that system: this machine's root (Debian 12), or with --system ROOT a
 # build root of another release (scripts/root.sh: trixie, Debian 13, with
 # its kernels, systemd, PCP and Prometheus), whose own tools then do all
-# of what follows. There, in a chroot, it:
+# of what follows; with --arch arm64, ROOT is the arm64 test root
+# (scripts/arm64-root.sh, Debian 12), a bare system whose programs
+# qemu-user runs: there the test first installs from Debian's archive
+# what an arm64 user's machine has (linux-headers-arm64, DKMS, systemd,
+# PCP, man, lintian), and the arm64 kernel the VM boots, cached under
+# $BUILD/arm64/kernels, goes where its package puts it. There, in a
+# chroot, it:
 #   - runs lintian on the packages (no errors);
 #   - installs DEB_DIR's .debs (built for that release) with apt-get,
 #     which lets DKMS build meas for every installed kernel, as on a
@@ -24,7 +30,8 @@
 #     program against libmeas-dev with pkg-config, and finds the PCP
 #     agent's files in PCP's directories;
 # then boots that root in the test VM (run-vm.sh --root) with its kernels
-# (Debian 12: a 6.1 and a 6.12 one; Debian 13: the newest, 7.3 today),
+# (Debian 12: a 6.1 and a 6.12 one; Debian 13: the newest, 7.3 today;
+# arm64: Debian 12's 6.1, in qemu-system-aarch64),
 # where selftests/pkg/guest.sh loads meas with modprobe and runs measctl
 # from PATH, and on the first kernel installs the PCP agent in pmcd, reads
 # it and removes it (pcp-guest.sh), then boots the root's systemd
@@ -33,27 +40,42 @@
 # left: no file, no DKMS tree, no udev rule, no group.
 #
 # Results are TAP lines in $BUILD/pkgtest/pkgtest.log ($BUILD/pkgtest-NAME
-# for --system .../NAME); the last line is "pkgtest: N passed, M failed, K
-# skipped" ("pkgtest-NAME: ..."). Needs root (mounts, chroot).
+# for --system .../NAME, $BUILD/pkgtest-arm64 for --arch arm64); the last
+# line is "pkgtest: N passed, M failed, K skipped" ("pkgtest-NAME: ...").
+# Needs root (mounts, chroot).
 #
 # Environment: MEAS_PKGTEST_KERNELS, the kernels the VM boots (default:
 # this machine's newest 6.1 and 6.12 generic amd64 kernels; in a
-# --system root, its newest generic kernel).
+# --system root, its newest generic kernel; with --arch arm64, the newest
+# 6.1 arm64 kernel in $BUILD/arm64/kernels).
 
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 BUILD=${BUILD:-$repo/build}
-usage="usage: $0 [--system ROOT] DEB_DIR"
+usage="usage: $0 [--system ROOT [--arch arm64]] DEB_DIR"
 lower=/
 name=pkgtest
 system=()
-if [ "${1:-}" = --system ]; then
-	[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
-	lower=$(cd "$2" && pwd -P) || exit 2
-	name=pkgtest-$(basename "$lower")
-	system=(--system "$lower")
+# dpkg's name of the system's architecture
+arch=$(dpkg --print-architecture)
+while [ $# -ge 2 ]; do
+	case $1 in
+	--system)
+		lower=$(cd "$2" && pwd -P) || exit 2
+		name=pkgtest-$(basename "$lower")
+		system+=(--system "$lower") ;;
+	--arch)
+		[ "$2" = arm64 ] || { echo "$usage" >&2; exit 2; }
+		arch=$2
+		system+=(--arch "$arch") ;;
+	*) break ;;
+	esac
 	shift 2
+done
+if [ "$arch" = arm64 ]; then
+	[ "$lower" != / ] || { echo "$usage" >&2; exit 2; }
+	name=pkgtest-arm64
 fi
 out=$BUILD/$name
 log=$out/pkgtest.log
@@ -127,6 +149,66 @@ snapshot_dpkg
 in_root() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
+# The headers of kernel $1 in the root, seen from here: its build link is
+# read as the root reads it (Debian 12's is absolute, /usr/src/...: here
+# that is this machine's /usr/src, which has no arm64 kernel's).
+headers() {
+	local l
+	l=$(readlink "$R/lib/modules/$1/build") || return 1
+	case $l in
+	/*) l=$R$l ;;
+	*) l=$R/lib/modules/$1/$l ;;
+	esac
+	[ -f "$l/Makefile" ] && echo "$l"
+}
+
+# --- an arm64 user's machine ------------------------------------------------
+
+# The arm64 test root holds what the VM suite runs, not what a user's
+# machine has: that comes from Debian's archive, as on a new machine, into
+# the upper layer (services are not started in the chroot, and systemctl
+# knows it is offline, as in the build roots: pcp's postinst would fail
+# on its daemon-reload otherwise). The kernel is the one the arm64 lanes
+# boot, where its package would put it, before its headers' package makes
+# its build link; the package itself is not installed, as its initramfs,
+# made under qemu-user for a VM that boots its own, would cost minutes.
+user_pkgs=(linux-headers-arm64 dkms openssl gcc libc6-dev systemd systemd-sysv
+	udev pcp man-db groff-base bash-completion adduser pkg-config lintian)
+user_machine() {
+	rm -f "$R/etc/resolv.conf"
+	cp -L /etc/resolv.conf "$R/etc/resolv.conf"
+	printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
+	chmod 755 "$R/usr/sbin/policy-rc.d"
+	in_root apt-get update -q && in_root env SYSTEMD_OFFLINE=1 apt-get install -q -y \
+		--no-install-recommends -o DPkg::Lock::Timeout=900 "${user_pkgs[@]}"
+}
+kernel_in_root() { # kernel_in_root VERSION: its image and modules, not its build link
+	local kd=$BUILD/arm64/kernels/$1
+	[ -f "$kd/.complete" ] || { echo "no kernel $kd (scripts/arm64-apt.sh)"; return 1; }
+	cp "$kd/boot/"*"-$1" "$R/boot/" &&
+		cp -a "$kd/lib/modules/$1" "$R/lib/modules/" &&
+		rm -f "$R/lib/modules/$1/build"
+}
+newest_cached() { # the newest 6.1 generic kernel of $BUILD/arm64/kernels
+	local d
+	for d in "$BUILD"/arm64/kernels/6.1.*-arm64; do
+		[ -f "$d/.complete" ] && basename "$d"
+	done | sort -V | tail -n 1
+}
+if [ "$arch" = arm64 ]; then
+	arm64_kernels=${MEAS_PKGTEST_KERNELS:-$(newest_cached)}
+	for k in $arm64_kernels; do
+		ok "Debian's $k in the root (/boot, /lib/modules)" kernel_in_root "$k"
+	done
+	t0=$(date +%s)
+	ok "apt-get install of what an arm64 user's machine has (${user_pkgs[*]})" \
+		user_machine
+	note "installing them under qemu-user took $(($(date +%s) - t0)) s"
+	for k in $arm64_kernels; do
+		ok "linux-headers-arm64 installed the headers of $k" headers "$k"
+	done
+fi
+
 cache=/var/cache/meas-pkgtest
 mkdir -p "$R$cache"
 # Everything the build made (lintian reads the .changes and all it
@@ -154,6 +236,12 @@ note "lintian: $(grep -c '^E: ' "$out/lintian.txt" || true) errors," \
 sed -n 's/^\([EW]: .*\)/# lintian: \1/p' "$out/lintian.txt" | tee -a "$log"
 
 # --- install, as a user does -------------------------------------------------
+
+# What the root has named after meas before the packages come (kernel
+# headers' IMA_MEASURE_* on an arm64 user's machine): the purge must
+# leave no other.
+meas_names() { find "$t/upper" -iname '*meas*' | sed "s|^$t/upper||" | LC_ALL=C sort; }
+meas_names >"$out/names-before.txt"
 
 install_debs() {
 	# shellcheck disable=SC2086 # one path per word
@@ -195,7 +283,7 @@ installed_ko() { # installed_ko KERNEL OUT: DKMS's module, uncompressed, to OUT
 }
 for kdir in "$R"/lib/modules/*/; do
 	k=$(basename "$kdir")
-	[ -e "$kdir/build" ] || continue
+	headers "$k" >/dev/null || continue
 	ko=$out/meas-$k.ko
 	rm -f "$ko"
 	if supported "$k"; then
@@ -219,10 +307,10 @@ done
 # and one of the range whose configuration lacks perf events. They are
 # made up from the headers of an installed kernel of the range.
 hdr= inrange=
-for kdir in "$R"/lib/modules/*/build; do
-	k=$(basename "$(dirname "$kdir")")
-	supported "$k" && [ -e "$kdir" ] || continue
-	hdr=$(basename "$(readlink -f "$kdir")") inrange=$k
+for kdir in "$R"/lib/modules/*/; do
+	k=$(basename "$kdir")
+	supported "$k" && h=$(headers "$k") || continue
+	hdr=$(basename "$h") inrange=$k
 	break
 done
 fake_kernel() { # fake_kernel VERSION [CONFIG_TO_DROP]
@@ -248,17 +336,17 @@ hook_says() { # hook_says VERSION: the kernel hook's message names it and the ra
 below=$(( $(series "$kmin") / 1000 )).$(( $(series "$kmin") % 1000 - 1 ))
 [ "${below#*.}" != -1 ] || below=$(( $(series "$kmin") / 1000 - 1 )).99
 above=$(( $(series "$kmax") / 1000 )).$(( $(series "$kmax") % 1000 + 1 ))
-fakes="$below.0-99-amd64 $above.0-99-amd64 $kmin.0-99-amd64"
+fakes="$below.0-99-$arch $above.0-99-$arch $kmin.0-99-$arch"
 if [ -n "$hdr" ]; then
-	for f in $below.0-99-amd64 $above.0-99-amd64; do
+	for f in $below.0-99-$arch $above.0-99-$arch; do
 		fake_kernel "$f"
 		ok "dkms build skips $f, outside $kmin to $kmax (BUILD_EXCLUSIVE_KERNEL)" \
 			skipped "$f"
 		ok "the kernel hook says meas is not built for $f, and why" hook_says "$f"
 	done
-	fake_kernel "$kmin.0-99-amd64" CONFIG_PERF_EVENTS
+	fake_kernel "$kmin.0-99-$arch" CONFIG_PERF_EVENTS
 	ok "dkms build skips a kernel without CONFIG_PERF_EVENTS (BUILD_EXCLUSIVE_CONFIG)" \
-		skipped "$kmin.0-99-amd64"
+		skipped "$kmin.0-99-$arch"
 	ok "the kernel hook is silent for a kernel of the range" \
 		sh -c "[ -z \"\$(chroot '$R' /etc/kernel/postinst.d/meas '$inrange' 2>&1)\" ]"
 	for f in $fakes; do
@@ -283,7 +371,7 @@ printf 'options meas proc_slots=1024\n' >>"$R/etc/modprobe.d/meas.conf"
 
 # The newest generic kernel of series $1 ("" for any) in the root.
 newest() {
-	for kdir in "$R"/lib/modules/"$1"*-amd64; do
+	for kdir in "$R"/lib/modules/"$1"*-"$arch"; do
 		[ -f "$R/boot/vmlinuz-$(basename "$kdir")" ] && basename "$kdir"
 	done | grep -v -e -rt- -e -cloud- | sort -V | tail -n 1
 }
@@ -304,13 +392,17 @@ fi
 # The PCP agent is tested on the first kernel only: it is the same
 # program on both, and pmcd and PCP's Install cost most of a minute.
 pcp=pcp
+# arm64's guest runs in qemu-system-aarch64, twice as slow under TCG
+vm=()
+slow=1
+[ "$arch" != arm64 ] || vm=(--arch arm64) slow=2
 for k in $kernels; do
 	vmlog=$out/vm-$k.log
 	t0=$(date +%s)
 	rc=0
 	# QEMU runs here, in this mount namespace, so it sees the overlay.
-	KVER=$k "$repo/selftests/vm/run-vm.sh" --root "$R" --kernel "$R/boot/vmlinuz-$k" --timeout 1200 \
-		--log "$vmlog" -- selftests/pkg/guest.sh $pcp >"$vmlog.out" 2>&1 || rc=$?
+	KVER=$k "$repo/selftests/vm/run-vm.sh" "${vm[@]}" --root "$R" --kernel "$R/boot/vmlinuz-$k" \
+		--timeout $((1200 * slow)) --log "$vmlog" -- selftests/pkg/guest.sh $pcp >"$vmlog.out" 2>&1 || rc=$?
 	pcp=
 	# The guest's TAP lines, renumbered after ours.
 	# (a console's escape sequences may lead a line: systemd's, at boot)
@@ -334,8 +426,8 @@ if [ -n "$k" ]; then
 	vmlog=$out/vm-systemd-$k.log
 	t0=$(date +%s)
 	rc=0
-	KVER=$k "$repo/selftests/vm/run-vm.sh" --root "$R" --kernel "$R/boot/vmlinuz-$k" \
-		--systemd --timeout 600 \
+	KVER=$k "$repo/selftests/vm/run-vm.sh" "${vm[@]}" --root "$R" --kernel "$R/boot/vmlinuz-$k" \
+		--systemd --timeout $((600 * slow)) \
 		--log "$vmlog" -- selftests/pkg/systemd-guest.sh >"$vmlog.out" 2>&1 || rc=$?
 	# (a console's escape sequences may lead a line: systemd's, at boot)
 	awk -v n="$n" -v k="$k" '{ gsub(/\033(\[[?!0-9;]*[a-zA-Z]|\][^\007]*\007)/, "") }
@@ -376,7 +468,7 @@ ok "no PCP agent, pmlogconf group or pmdameas(1) left" \
 # The upper layer holds every file the test changed in the root: after the
 # purge, no name in it may mention meas.
 left() {
-	find "$t/upper" -iname '*meas*' | sed "s|^$t/upper||" | tee "$out/left.txt"
+	meas_names | LC_ALL=C comm -13 "$out/names-before.txt" - | tee "$out/left.txt"
 	[ ! -s "$out/left.txt" ]
 }
 ok "no file or directory named after meas left in the root" left

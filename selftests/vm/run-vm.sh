@@ -57,11 +57,12 @@
 #                   for the instruction-count benchmark (make bench).
 #   --arch arm64    an arm64 kernel, booted in qemu-system-aarch64 (the
 #                   virt machine, the "max" CPU with QEMU's quick pointer
-#                   authentication), with --kernel, --modules and --root
-#                   an arm64 system (scripts/arm64-root.sh), whose static
-#                   busybox the initramfs takes; the console is the PL011
-#                   (ttyAMA0) and the exit status comes back over a
-#                   virtio serial port.  Default: x86-64.
+#                   authentication), with --kernel and --root an arm64
+#                   system (scripts/arm64-root.sh, or an overlay of it),
+#                   whose static busybox the initramfs takes; the modules
+#                   are --modules DIR or the root's own /lib/modules; the
+#                   console is the PL011 (ttyAMA0) and the exit status
+#                   comes back over a virtio serial port.  Default: x86-64.
 #   --systemd       boot the root's systemd as PID 1 (to basic.target, not
 #                   multi-user) instead of chrooting into it, and run CMD
 #                   as the service meas-vm.service: for tests of what
@@ -195,10 +196,9 @@ case "$arch" in
 x86_64) qemu_bin='qemu-system-x86_64' ;;
 arm64 | aarch64)
 	arch=arm64 qemu_bin=qemu-system-aarch64
-	if [ -z "$kernel" ] || [ -z "$moddir" ] || [ "$rootdir" = / ]; then
-		die "--arch arm64 needs --kernel, --modules and --root (an arm64 root)"
-	fi
-	[ "$use_systemd" = 0 ] || die "--arch arm64: no --systemd" ;;
+	if [ -z "$kernel" ] || [ "$rootdir" = / ]; then
+		die "--arch arm64 needs --kernel and --root (an arm64 root)"
+	fi ;;
 *) die "unknown architecture: $arch (x86_64 or arm64)" ;;
 esac
 for tool in "$qemu_bin" busybox modprobe cpio timeout sha256sum od; do
@@ -382,7 +382,7 @@ if [ -e /meas/systemd ]; then
 		'After=basic.target' '[Service]' 'Type=simple' \
 		"ExecStart=/bin/bash $REPO/selftests/vm/guest.sh" \
 		'StandardInput=null' 'StandardOutput=tty' 'StandardError=tty' \
-		'TTYPath=/dev/ttyS0' >$U/meas-vm.service
+		"TTYPath=/dev/$(cat /meas/console)" >$U/meas-vm.service
 	# Masked: the time synchronisation, which would retry a network the
 	# guest does not have.  (Not systemd.mask= on the command line: the
 	# generators read PID 1's arguments, not the kernel's, see below.)
@@ -591,6 +591,10 @@ printf '%s\n' "$repo" >"$rd/meas/repo"
 [ -z "$hostfwd" ] || : >"$rd/meas/net"
 [ "$use_systemd" = 0 ] || : >"$rd/meas/systemd"
 [ -z "$result_port" ] || : >"$rd/meas/result-port"
+# the serial console: x86-64's first 16550, arm64's PL011
+console=ttyS0
+[ "$arch" != arm64 ] || console=ttyAMA0
+echo "$console" >"$rd/meas/console"
 # Console loglevel while CMD runs, unless --append chose one.
 case " $append " in
 *" loglevel="* | *" quiet "* | *" debug "* | *" ignore_loglevel "*) : >"$rd/meas/loglevel" ;;
@@ -628,8 +632,6 @@ if [ "$use_kvm" = 1 ]; then accel=kvm; else accel=${MEAS_VM_ACCEL:-tcg,thread=si
 # Boot quietly (console loglevel 4: errors and worse); guest.sh raises it to
 # 5 before running CMD so that WARNINGs and lockdep reports are shown live.
 # The full kernel log is checked at the end anyway.
-console=ttyS0
-[ "$arch" != arm64 ] || console=ttyAMA0
 cmdline="console=$console printk.time=1 loglevel=4 panic_on_warn=1 panic=-1 oops=panic"
 # A stalled CPU ends the run at once instead of at the wall-clock limit.
 cmdline+=" sysctl.kernel.panic_on_rcu_stall=1 sysctl.kernel.hung_task_panic=1"
