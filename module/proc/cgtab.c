@@ -14,6 +14,7 @@
  * the overflow entry, and the header counts it.
  */
 #include <linux/cgroup.h>
+#include <linux/gfp.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
@@ -45,8 +46,12 @@ int meas_cgtab_init(struct cg_tab *cg, u32 nslots)
 	cg->nslots = nslots;
 	cg->bits = ilog2(buckets);
 	cg->mem = ents + (size_t)buckets * sizeof(u32);
-	cg->ent = vzalloc(ents);
-	cg->hash = vzalloc(array_size(buckets, sizeof(u32)));
+	/* quiet: a START that cannot have them fails with ENOMEM, as
+	 * class 15's other tables (proctab.c) do, with no stack dump
+	 */
+	cg->ent = __vmalloc(ents, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	cg->hash = __vmalloc(array_size(buckets, sizeof(u32)),
+			     GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!cg->ent || !cg->hash) {
 		meas_cgtab_free(cg);
 		return -ENOMEM;

@@ -194,7 +194,7 @@ static int filter_read(struct filter_call *c)
 
 	c->rec = kmalloc(sizeof(*c->rec), GFP_KERNEL);
 	c->recs = kvmalloc_array(FILTER_STEP_RECS, sizeof(*c->recs),
-				 GFP_KERNEL);
+				 GFP_KERNEL | __GFP_NOWARN);
 	if (!c->rec || !c->recs)
 		return -ENOMEM;
 	c->index = -1;

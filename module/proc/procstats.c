@@ -134,7 +134,7 @@ static int procstats_first(struct meas_procstats *k, struct procstats_copy *c,
 		return MEAS_PROC_OK;
 	c->step = max_t(u64, 1, PROCSTATS_STEP_WORDS / c->items);
 	c->buf = kvmalloc_array(min(c->nent, c->step) * c->items, sizeof(u64),
-				GFP_KERNEL);
+				GFP_KERNEL | __GFP_NOWARN);
 	if (!c->buf)
 		return -ENOMEM;
 	if (k->allpins) {
