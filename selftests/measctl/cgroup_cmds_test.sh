@@ -37,6 +37,15 @@ if [ ! -e $CG/cgroup.procs ]; then
 	exit 0
 fi
 
+# wait_for_line REGEX FILE: until a line of FILE matches (30 s at most)
+wait_for_line() {
+	w=0
+	while [ $w -lt 300 ] && ! grep -q "$1" "$2" 2>/dev/null; do
+		sleep 0.1
+		w=$((w + 1))
+	done
+}
+
 # run CGROUP CMD...: CMD in CGROUP, in the background
 run_in() {
 	cg=$1
@@ -54,8 +63,9 @@ wait $!
 # b.service: one sleeper, then gone, then the cgroup removed
 run_in "$S/b.service" sleep 0.3
 wait $!
-# the "container": a sleeper in crun's subgroup
-run_in "$S/libpod-$ID.scope/container" sleep 60
+# the "container": a sleeper in crun's subgroup, until the end kills it
+# (the whole file takes 40 s in a stock kernel, 214 s in the debug one)
+run_in "$S/libpod-$ID.scope/container" sleep 3600
 ctr=$!
 # until it is in its cgroup and sleeping there (5 s at most)
 i=0
@@ -182,9 +192,13 @@ wait $spin 2>/dev/null
 check "top -c PATH: the service's spinner, not the rest" \
 	'[ $rc = 0 ] && [ "$(grep -c "a.service *sh" "$T/out")" = 1 ] && [ "$(wc -l <"$T/out")" = 3 ]'
 
-"$M" exits -c /meas-cmd.slice/a.service -t 6 >"$T/out" 2>"$T/err" &
+# Ends at its fifth record: those of the three exits outside would come
+# first if the filter let them through.  The exits start once the header
+# is out, which exits prints when it has joined the group (a fixed pause
+# was too short in the debug kernel).
+"$M" exits -c /meas-cmd.slice/a.service -n 5 -t 60 >"$T/out" 2>"$T/err" &
 ex=$!
-sleep 1.5
+wait_for_line '^ *SEQ ' "$T/out"
 for i in 1 2 3; do sh -c "exit $i"; done
 run_in "$S/a.service" sh -c 'for i in 1 2 3 4; do sh -c "exit $i"; done'
 wait $!
@@ -219,7 +233,10 @@ check "run --cgroup: the text report has the cgroup's lines" \
 if modprobe null_blk nr_devices=1 2>/dev/null && [ -b /dev/nullb0 ] &&
    echo +io >$CG/cgroup.subtree_control 2>/dev/null &&
    echo +io >"$S/cgroup.subtree_control" 2>/dev/null; then
-	"$M" --json iotrace -c /meas-cmd.slice/a.service -d 4 >"$T/io" 2>"$T/err" &
+	# ends at its fifth record, at most 60 s: the reads from a.service
+	# come after the seven from outside, which it would print first if
+	# the filter let them through
+	"$M" --json iotrace -c /meas-cmd.slice/a.service -n 5 -d 60 >"$T/io" 2>"$T/err" &
 	io=$!
 	sleep 1.5
 	dd if=/dev/nullb0 of=/dev/null bs=4k count=7 skip=100 iflag=direct 2>/dev/null
