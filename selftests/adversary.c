@@ -65,6 +65,8 @@ struct tally {
 	long timed;	/* flood: requests to nlctrl timed */
 	long slow;	/* flood: of them, FLOOD_SLOW_MS or slower */
 	long max_ms;	/* flood: the slowest */
+	long median_ms;	/* flood: their median */
+	long get_ms;	/* flood: the GETs' time, all together */
 };
 
 enum { W_EXEC, W_DUMP, W_RING, W_PIDS, W_REUSE, W_FLOOD, W_STALL, W_N };
@@ -342,6 +344,7 @@ static void w_reuse(int fd, int blk, struct tally *t)
 /* ---- flood: GETs of a settling process, another family timed ----------- */
 
 #define FLOOD_SLOW_MS	50	/* a request of nlctrl takes a few ms */
+#define FLOOD_TIMED	200	/* requests to nlctrl timed at most */
 
 /* GETs of @pid, each awaited, until @stop's end closes or time is up. */
 static void flood_gets(pid_t pid, int stop, struct tally *t)
@@ -355,21 +358,31 @@ static void flood_gets(pid_t pid, int stop, struct tally *t)
 	if (s < 0 || genl_resolve(s, &family, &exits))
 		_exit(1);
 	while (!poll(&pf, 1, 0) && time_left() && t->attempts < 100000) {
+		double t0 = now_s();
+
 		if (genl_get(s, family, pid) || recv(s, buf, sizeof(buf), 0) < 0)
 			_exit(2);
+		t->get_ms += (long)((now_s() - t0) * 1000);
 		t->attempts++;
 	}
 	_exit(0);
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void w_flood(struct tally *t)
 {
+	long ms, all[FLOOD_TIMED];
 	int stop[2], s, st;
 	uint16_t family;
 	uint32_t exits;
 	pid_t p, f;
 	double t0;
-	long ms;
 
 	p = fork();
 	if (!p)
@@ -384,12 +397,12 @@ static void w_flood(struct tally *t)
 	}
 	close(stop[0]);
 	s = nl_socket(0);
-	while (s >= 0 && t->timed < 200 && time_left()) {
+	while (s >= 0 && t->timed < FLOOD_TIMED && time_left()) {
 		t0 = now_s();
 		if (genl_resolve(s, &family, &exits))
 			t->errors++;
 		ms = (long)((now_s() - t0) * 1000);
-		t->timed++;
+		all[t->timed++] = ms;
 		t->slow += ms >= FLOOD_SLOW_MS;
 		if (ms > t->max_ms)
 			t->max_ms = ms;
@@ -401,6 +414,10 @@ static void w_flood(struct tally *t)
 	t->errors += !WIFEXITED(st) || WEXITSTATUS(st);
 	kill(p, SIGKILL);
 	waitpid(p, &st, 0);
+	if (t->timed) {
+		qsort(all, t->timed, sizeof(all[0]), cmp_long);
+		t->median_ms = all[t->timed / 2];
+	}
 }
 
 /* ---- stall: a task file on a stalled mount, its owner closed in flight --- */
@@ -585,13 +602,28 @@ TEST_F_TIMEOUT(adversary, one_user_tries_everything, ADV_SECONDS + 60)
 		EXPECT_EQ(0, tally[w].errors);
 		leaks += tally[w].leaks;
 	}
-	printf("# adversary flood: nlctrl %ld requests during %ld GETs, %ld of them %d ms or slower, the slowest %ld ms\n",
+	printf("# adversary flood: nlctrl %ld requests during %ld GETs of %ld ms on average, median %ld ms, %ld of them %d ms or slower, the slowest %ld ms\n",
 	       tally[W_FLOOD].timed, tally[W_FLOOD].attempts,
-	       tally[W_FLOOD].slow, FLOOD_SLOW_MS, tally[W_FLOOD].max_ms);
+	       tally[W_FLOOD].attempts ?
+	       tally[W_FLOOD].get_ms / tally[W_FLOOD].attempts : 0,
+	       tally[W_FLOOD].median_ms, tally[W_FLOOD].slow, FLOOD_SLOW_MS,
+	       tally[W_FLOOD].max_ms);
 	EXPECT_EQ(0, leaks);
-	/* load may slow a few; waiting for meas would slow them all */
+	/*
+	 * Measured against the GETs themselves, not a fixed time: the six
+	 * other workers load the guest, a debug kernel is slower still
+	 * (half the requests took 50 ms or more there, the slowest 294 ms),
+	 * while each GET settles for seconds under TCG.  A request that
+	 * waited for meas would wait for the rest of a GET in progress,
+	 * half of one in the median; load alone leaves the median far
+	 * below a quarter of one.
+	 */
 	EXPECT_LT(0, tally[W_FLOOD].timed);
-	EXPECT_LE(tally[W_FLOOD].slow, tally[W_FLOOD].timed / 4);
+	EXPECT_LT(0, tally[W_FLOOD].attempts);
+	if (tally[W_FLOOD].attempts) {
+		EXPECT_LT(tally[W_FLOOD].median_ms * 4,
+			  tally[W_FLOOD].get_ms / tally[W_FLOOD].attempts);
+	}
 	printf("# adversary stall: %ld owners released in flight with their writer stuck, %ld deferred closes not done within %d ms\n",
 	       tally[W_STALL].seen, tally[W_STALL].leaks, STALL_BOUND_MS);
 	close(blk);
