@@ -257,6 +257,21 @@ void fuse_stop(void)
 	fuse_pid = -1;
 }
 
+/*
+ * The release of any unix socket asks for the collector; but since 6.10
+ * a request made while a collection runs is dropped (gc_in_progress), so
+ * a cycle closed then waits for the next release, which may never come.
+ */
+static void gc_poke(void)
+{
+	int sv[2];
+
+	if (!socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
 void in_flight_close(int fd)
 {
 	union {
@@ -284,17 +299,24 @@ void in_flight_close(int fd)
 	close(fd);
 	close(sv[0]);
 	close(sv[1]);
-	/* the release of any unix socket runs the collector: one now */
-	if (!socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-		close(sv[0]);
-		close(sv[1]);
-	}
+	gc_poke();
 }
 
 int eof_within(int fd, int ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	double end = now_s() + ms / 1000.0;
 	char c;
+	int n;
 
-	return poll(&pfd, 1, ms) == 1 && read(fd, &c, 1) == 0 ? 0 : -1;
+	/* asking for the collector again every 100 ms (see gc_poke()) */
+	do {
+		n = poll(&pfd, 1, 100);
+		if (n == 1)
+			return read(fd, &c, 1) == 0 ? 0 : -1;
+		if (n < 0 && errno != EINTR)
+			return -1;
+		gc_poke();
+	} while (now_s() < end);
+	return -1;
 }

@@ -54,7 +54,11 @@ void fuse_stop(void);
  * then close another unix socket, which runs the collector.
  */
 void in_flight_close(int fd);
-/* Wait up to @ms for EOF on @fd (its writing end released): 0 or -1. */
+/*
+ * Wait up to @ms for EOF on @fd (its writing end released): 0 or -1;
+ * meanwhile the collector is asked again every 100 ms, as a request
+ * made while it runs is dropped (Linux 6.10 and later).
+ */
 int eof_within(int fd, int ms);
 
 #endif
