@@ -368,13 +368,6 @@ static void flood_gets(pid_t pid, int stop, struct tally *t)
 	_exit(0);
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void w_flood(struct tally *t)
 {
 	long ms, all[FLOOD_TIMED];
@@ -415,7 +408,7 @@ static void w_flood(struct tally *t)
 	kill(p, SIGKILL);
 	waitpid(p, &st, 0);
 	if (t->timed) {
-		qsort(all, t->timed, sizeof(all[0]), cmp_long);
+		sort_longs(all, t->timed);
 		t->median_ms = all[t->timed / 2];
 	}
 }

@@ -68,6 +68,9 @@ unsigned int storm_seconds(void);
 unsigned int items_gone_back(uint64_t *prev, const uint64_t *cur, size_t n,
 			     const unsigned int *items, size_t nitems);
 
+/* Sort @n values of @v, smallest first (medians of timings). */
+void sort_longs(long *v, size_t n);
+
 /* Sleep @ms milliseconds, resuming after signals. */
 void sleep_ms(unsigned int ms);
 

@@ -587,13 +587,6 @@ static int flood(pid_t pid, int stop)
 	return n ? 0 : 4;
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* CTRL_N requests to nlctrl, 50 ms apart: how many took CTRL_SLOW_MS. */
 static int time_nlctrl(struct __test_metadata *_metadata)
 {
@@ -613,7 +606,7 @@ static int time_nlctrl(struct __test_metadata *_metadata)
 		sleep_ms(50);
 	}
 	close(s);
-	qsort(ms, CTRL_N, sizeof(ms[0]), cmp_long);
+	sort_longs(ms, CTRL_N);
 	printf("# nlctrl during the flood: median %ld ms, max %ld ms, %d of %d at %d ms or more\n",
 	       ms[CTRL_N / 2], ms[CTRL_N - 1], slow, CTRL_N, CTRL_SLOW_MS);
 	return slow;
