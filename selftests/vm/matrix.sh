@@ -123,10 +123,12 @@ run_lane() {
 start_all=$(date +%s)
 
 # Run the lane of kernel $1 in the background, its status and seconds in
-# lane.result; at most $jobs at a time.
+# lane.result; at most $jobs at a time (the arm64 preparation, also in
+# the background, is not a lane: it runs no guest).
+prep_pid=''
 start_lane() {
 	local k=$1
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+	while [ "$(jobs -rp | grep -cvxF "${prep_pid:-none}")" -ge "$jobs" ]; do
 		wait -n
 	done
 	rm -f "$mdir/$k/lane.result"
@@ -138,39 +140,50 @@ start_lane() {
 	) &
 }
 
-# The kernels of the full lanes first, the default last, amd64's before
-# arm64's (whose root and programs are made first, while amd64's lanes
-# run); each lane starts as soon as its kernel is built, while the next
-# one builds.  Each build's result, time and compiler go to build.result,
-# for the table.
+# The full lanes first, amd64's then arm64's, then the smoke lanes, the
+# default last: the longest lanes start first, and the short ones fill
+# the slots at the end.  Each lane starts as soon as its kernel is built,
+# while the next one builds.  Each build's result, time and compiler go
+# to build.result, for the table.
 order=()
-for a in amd64 arm64; do
-	for l in full smoke default; do
+for l in full smoke default; do
+	for a in amd64 arm64; do
 		for k in "${kernels[@]}"; do
 			[ "${arch[$k]}" = "$a" ] && [ "${lane[$k]}" = "$l" ] && order+=("$k")
 		done
 	done
 done
-# The arm64 lanes' root and programs, once, before their first build
-# (scripts/arm64-root.sh, scripts/arm64-tools.sh): 0 ok, 1 failed.
+# The arm64 lanes' root and programs (scripts/arm64-root.sh,
+# scripts/arm64-tools.sh), made in the background from the start, while
+# amd64's kernels build and their lanes run (the root takes minutes on a
+# new machine: every maintainer script runs under qemu-aarch64); the
+# first arm64 kernel waits for them.  arm64.prep: "0 TREE ROOT" or "1".
 arm64_tree='' arm64_root='' arm64_ok=''
 arm64_prepare() {
-	local t
+	local t tree root
 	t=$(date +%s)
-	arm64_ok=1
-	mkdir -p "$mdir"
-	if arm64_tree=$(scripts/arm64-tools.sh 2>"$mdir/arm64.log") &&
-		arm64_root=$(scripts/arm64-root.sh 2>>"$mdir/arm64.log"); then
-		arm64_ok=0
+	if tree=$(scripts/arm64-tools.sh 2>"$mdir/arm64.log") &&
+		root=$(scripts/arm64-root.sh 2>>"$mdir/arm64.log"); then
 		# the guest mounts the tree at its own path in the root
-		mkdir -p "$arm64_root$arm64_tree"
+		mkdir -p "$root$tree" && echo "0 $tree $root" >"$mdir/arm64.prep.new"
 	else
 		tail -n 20 "$mdir/arm64.log" >&2
+		echo 1 >"$mdir/arm64.prep.new"
 	fi
+	mv "$mdir/arm64.prep.new" "$mdir/arm64.prep"
 	echo "matrix: arm64 root and programs: $(($(date +%s) - t)) s (log: $mdir/arm64.log)"
 }
+arm64_wait() {
+	wait "$prep_pid" 2>/dev/null # (or already reaped by a lane's wait -n)
+	read -r arm64_ok arm64_tree arm64_root <"$mdir/arm64.prep" 2>/dev/null || arm64_ok=1
+}
+rm -f "$mdir/arm64.prep"
+if [ "$table_only" = 0 ] && [[ " ${arch[*]} " = *" arm64 "* ]]; then
+	arm64_prepare &
+	prep_pid=$!
+fi
 [ "$table_only" = 1 ] || for k in "${order[@]}"; do
-	[ "${arch[$k]}" != arm64 ] || [ -n "$arm64_ok" ] || arm64_prepare
+	[ "${arch[$k]}" != arm64 ] || [ -n "$arm64_ok" ] || arm64_wait
 	t=$(date +%s)
 	r=$(root_dir "$k")
 	rm -f "$mdir/$k/build.result" "$mdir/$k/lane.result"
