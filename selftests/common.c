@@ -281,6 +281,21 @@ unsigned int storm_seconds(void)
 	return n >= 1 && n <= 600 ? (unsigned int)n : 2;
 }
 
+/*
+ * The round trips of the ping-pong the switch counts are checked over
+ * (meas_test's launches_follow_pingpong_and_ctxt, stress's
+ * launches_agree_with_ctxt): MEAS_PINGPONG_TRIPS, 1000 to 20000, 20000
+ * when unset or out of range.  In the KCSAN kernel a switch costs ten
+ * times as much and the lane asks for fewer.
+ */
+int pingpong_trips(void)
+{
+	const char *v = getenv("MEAS_PINGPONG_TRIPS");
+	long n = v ? strtol(v, NULL, 10) : 0;
+
+	return n >= 1000 && n <= 20000 ? (int)n : 20000;
+}
+
 uint64_t dev_of(const char *path)
 {
 	struct stat st;

@@ -98,6 +98,8 @@ struct c0_switches {
 };
 
 int c0_switches_over_pingpong(int fd, int n, struct c0_switches *s);
+/* Its round trips in the tests: MEAS_PINGPONG_TRIPS, or 20000. */
+int pingpong_trips(void);
 
 struct dstats {
 	uint64_t rd, rd_sect, wr, wr_sect, disc, disc_sect, flush;
