@@ -111,6 +111,7 @@ APT::Architectures { "arm64"; "amd64"; };
 APT::Sandbox::User "root";
 APT::Get::AllowUnauthenticated "false";
 Acquire::Check-Valid-Until "false";
+Acquire::Retries "10";
 Acquire::Languages "none";
 Dir::State "$adir/state";
 Dir::State::status "$adir/state/status";

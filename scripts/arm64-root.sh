@@ -62,18 +62,26 @@ flock 9
 if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 	command -v mmdebstrap >/dev/null ||
 		{ echo "arm64-root: mmdebstrap missing: run 'make deps'" >&2; exit 1; }
-	rm -rf "$dir.new"
 	t=$(date +%s)
-	# shellcheck disable=SC2086 # the list is words
-	printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-		"deb http://deb.debian.org/debian-security bookworm-security main" |
-		mmdebstrap --arch=arm64 --variant=apt --quiet \
-			--aptopt='Acquire::Check-Valid-Until "false"' \
-			--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
-			--include="$(echo $pkgs | tr ' ' ',')" \
-			--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
-			--customize-hook="$promtool_x" \
-			bookworm "$dir.new" - >&2
+	# A download the mirror drops is asked again (apt's Retries); a run
+	# that fails anyway is made again once, after a pause: a new
+	# machine fetches about 400 packages here.
+	for try in 1 2; do
+		rm -rf "$dir.new"
+		[ "$try" = 1 ] || { echo "arm64-root: failed; once more in 30 s" >&2; sleep 30; }
+		# shellcheck disable=SC2086 # the list is words
+		printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
+			"deb http://deb.debian.org/debian-security bookworm-security main" |
+			mmdebstrap --arch=arm64 --variant=apt --quiet \
+				--aptopt='Acquire::Check-Valid-Until "false"' \
+				--aptopt='Acquire::Retries "10"' \
+				--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
+				--include="$(echo $pkgs | tr ' ' ',')" \
+				--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
+				--customize-hook="$promtool_x" \
+				bookworm "$dir.new" - >&2 && break
+		[ "$try" = 1 ] || exit 1
+	done
 	# No service starts in it (the VM runs no init of its own); users
 	# and groups are the tests' (nobody is there).
 	rm -f "$dir.new/etc/resolv.conf"

@@ -96,9 +96,9 @@ export DEBIAN_FRONTEND=noninteractive
 # In a container without systemd, pcp's postinst would fail at
 # "systemctl start pmcd": offline, systemctl only records what is enabled.
 [ -d /run/systemd/system ] || export SYSTEMD_OFFLINE=1
-$SUDO apt-get update -qq -o DPkg::Lock::Timeout=900
+$SUDO apt-get update -qq -o DPkg::Lock::Timeout=900 -o Acquire::Retries=10
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 $missing >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 -o Acquire::Retries=10 $missing >/dev/null
 # Debian's prometheus packages start their services on install, listening
 # on every address; the tests and the benchmark run their own, on
 # 127.0.0.1 or inside the test VM.

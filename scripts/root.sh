@@ -103,15 +103,24 @@ in_root() { "$top/scripts/in-root.sh" "$dir" -- "$@"; }
 make_root() {
 	command -v mmdebstrap >/dev/null ||
 		{ echo "root: mmdebstrap missing: run 'make deps'" >&2; return 1; }
-	rm -rf "$dir.new"
-	# shellcheck disable=SC2086 # the lists are words
 	# The archive a machine reaches may be a mirror that is updated
 	# less often than the suites' Release files say they expire (sid's
-	# say a week): an expired one is used, not refused.
-	echo "$sources" | mmdebstrap --variant=apt --quiet \
-		--aptopt='Acquire::Check-Valid-Until "false"' \
-		--include="$(echo $base $extra | tr ' ' ',')" \
-		"$suite" "$dir.new" - >&2
+	# say a week): an expired one is used, not refused.  A download the
+	# mirror drops is asked again (apt's Retries, kept in the root's
+	# apt.conf.d for what follows); a run that fails anyway is made
+	# again once, after a pause.
+	local try
+	for try in 1 2; do
+		rm -rf "$dir.new"
+		[ "$try" = 1 ] || { echo "root: failed; once more in 30 s" >&2; sleep 30; }
+		# shellcheck disable=SC2086 # the lists are words
+		echo "$sources" | mmdebstrap --variant=apt --quiet \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
+			--aptopt='Acquire::Retries "10"' \
+			--include="$(echo $base $extra | tr ' ' ',')" \
+			"$suite" "$dir.new" - >&2 && break
+		[ "$try" = 1 ] || return 1
+	done
 	# Kernel images are installed without an initramfs (the test VM
 	# boots its own), and no service starts in a chroot.
 	chroot "$dir.new" dpkg-divert --quiet --local --rename \
