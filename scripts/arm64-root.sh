@@ -40,6 +40,15 @@ promtool='cd /tmp && apt-get download -q prometheus'
 # shellcheck disable=SC2016 # $1: mmdebstrap's hook's argument
 promtool_x='dpkg-deb --fsys-tarfile "$1"/tmp/prometheus_*.deb | tar -xf - -C "$1" ./usr/bin/promtool && rm "$1"/tmp/prometheus_*.deb'
 
+# What a killed mmdebstrap left mounted in a half-made root (its /proc,
+# /sys, device nodes) is unmounted before the root is removed: rm -rf
+# would otherwise walk into this machine's own.
+unmount_below() {
+	findmnt -rn -o TARGET | grep -F "$1/" | sort -r | while read -r m; do
+		umount -l "$m"
+	done
+}
+
 # qemu-aarch64 for arm64 programs, through binfmt_misc, with the F flag
 # (the interpreter is opened now, so it works inside a chroot).
 binfmt() {
@@ -67,6 +76,7 @@ if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 	# that fails anyway is made again once, after a pause: a new
 	# machine fetches about 400 packages here.
 	for try in 1 2; do
+		unmount_below "$dir.new"
 		rm -rf "$dir.new"
 		[ "$try" = 1 ] || { echo "arm64-root: failed; once more in 30 s" >&2; sleep 30; }
 		# shellcheck disable=SC2086 # the list is words

@@ -98,6 +98,15 @@ dir=$BUILD/roots/$name
 mkdir -p "$BUILD/roots"
 in_root() { "$top/scripts/in-root.sh" "$dir" -- "$@"; }
 
+# What a killed mmdebstrap left mounted in a half-made root (its /proc,
+# /sys, device nodes) is unmounted before the root is removed: rm -rf
+# would otherwise walk into this machine's own.
+unmount_below() {
+	findmnt -rn -o TARGET | grep -F "$1/" | sort -r | while read -r m; do
+		umount -l "$m"
+	done
+}
+
 # A new root: made aside and moved in place when whole, so that a
 # half-made one is never taken for a root.
 make_root() {
@@ -111,6 +120,7 @@ make_root() {
 	# again once, after a pause.
 	local try
 	for try in 1 2; do
+		unmount_below "$dir.new"
 		rm -rf "$dir.new"
 		[ "$try" = 1 ] || { echo "root: failed; once more in 30 s" >&2; sleep 30; }
 		# shellcheck disable=SC2086 # the lists are words
