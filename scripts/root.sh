@@ -102,7 +102,8 @@ in_root() { "$top/scripts/in-root.sh" "$dir" -- "$@"; }
 # /sys, device nodes) is unmounted before the root is removed: rm -rf
 # would otherwise walk into this machine's own.
 unmount_below() {
-	findmnt -rn -o TARGET | grep -F "$1/" | sort -r | while read -r m; do
+	findmnt -rn -o TARGET | awk -v d="$1/" 'index($0, d) == 1' | sort -r |
+	while read -r m; do
 		umount -l "$m"
 	done
 }
