@@ -74,24 +74,35 @@ if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 		{ echo "arm64-root: mmdebstrap missing: run 'make deps'" >&2; exit 1; }
 	t=$(date +%s)
 	# A download the mirror drops is asked again (apt's Retries); a run
-	# that fails anyway is made again once, after a pause: a new
-	# machine fetches about 400 packages here.
-	for try in 1 2; do
+	# that fails anyway (twice in make check's pre-checks of 29
+	# November, 18 s in, while the same run by hand a few minutes later
+	# went through: a mirror between two syncs serves an index whose
+	# files it does not have yet) is made again after one minute, then
+	# after three.  A new machine fetches about 400 packages here.
+	# mmdebstrap's whole output goes to its log (--quiet would hide
+	# apt's own error lines), and on failure the errors are shown.
+	log=$BUILD/arm64/root-mmdebstrap.log
+	for try in 1 2 3; do
 		unmount_below "$dir.new"
-		rm -rf "$dir.new"
-		[ "$try" = 1 ] || { echo "arm64-root: failed; once more in 30 s" >&2; sleep 30; }
+		rm -rf --one-file-system "$dir.new"
+		if [ "$try" != 1 ]; then
+			grep -E '^(E|W): |^Err:' "$log.$((try - 1))" | tail -n 20 >&2
+			pause=$((try == 2 ? 60 : 180))
+			echo "arm64-root: failed (log: $log.$((try - 1))); once more in $pause s" >&2
+			sleep "$pause"
+		fi
 		# shellcheck disable=SC2086 # the list is words
 		printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
 			"deb http://deb.debian.org/debian-security bookworm-security main" |
-			mmdebstrap --arch=arm64 --variant=apt --quiet \
+			mmdebstrap --arch=arm64 --variant=apt \
 				--aptopt='Acquire::Check-Valid-Until "false"' \
 				--aptopt='Acquire::Retries "10"' \
 				--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
 				--include="$(echo $pkgs | tr ' ' ',')" \
 				--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
 				--customize-hook="$promtool_x" \
-				bookworm "$dir.new" - >&2 && break
-		[ "$try" = 1 ] || exit 1
+				bookworm "$dir.new" - >"$log.$try" 2>&1 && break
+		[ "$try" != 3 ] || { grep -E '^(E|W): |^Err:' "$log.3" | tail -n 20 >&2; exit 1; }
 	done
 	# No service starts in it (the VM runs no init of its own); users
 	# and groups are the tests' (nobody is there).
@@ -99,7 +110,7 @@ if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 	# the guest's kernel modules are mounted there (run-vm.sh --modules)
 	mkdir -p "$dir.new/lib/modules"
 	echo "$key" >"$dir.new/.meas-key"
-	rm -rf "$dir"
+	rm -rf --one-file-system "$dir"
 	mv "$dir.new" "$dir"
 	echo "arm64-root: made $dir in $(($(date +%s) - t)) s" >&2
 fi

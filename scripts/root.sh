@@ -122,7 +122,7 @@ make_root() {
 	local try
 	for try in 1 2; do
 		unmount_below "$dir.new"
-		rm -rf "$dir.new"
+		rm -rf --one-file-system "$dir.new"
 		[ "$try" = 1 ] || { echo "root: failed; once more in 30 s" >&2; sleep 30; }
 		# shellcheck disable=SC2086 # the lists are words
 		echo "$sources" | mmdebstrap --variant=apt --quiet \
