@@ -22,6 +22,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
+# shellcheck source=scripts/mmdebstrap-tries.sh
+. "$top/scripts/mmdebstrap-tries.sh"
 BUILD=${BUILD:-$top/build}
 dir=$BUILD/arm64/root
 mirror=http://deb.debian.org/debian
@@ -39,16 +41,6 @@ libpcp-pmda3-dev libpcp3-dev libfuse3-dev fuse3"
 promtool='cd /tmp && apt-get download -q prometheus'
 # shellcheck disable=SC2016 # $1: mmdebstrap's hook's argument
 promtool_x='dpkg-deb --fsys-tarfile "$1"/tmp/prometheus_*.deb | tar -xf - -C "$1" ./usr/bin/promtool && rm "$1"/tmp/prometheus_*.deb'
-
-# What a killed mmdebstrap left mounted in a half-made root (its /proc,
-# /sys, device nodes) is unmounted before the root is removed: rm -rf
-# would otherwise walk into this machine's own.
-unmount_below() {
-	findmnt -rn -o TARGET | awk -v d="$1/" 'index($0, d) == 1' | sort -r |
-	while read -r m; do
-		umount -l "$m"
-	done
-}
 
 # qemu-aarch64 for arm64 programs, through binfmt_misc, with the F flag
 # (the interpreter is opened now, so it works inside a chroot).
@@ -73,37 +65,16 @@ if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 	command -v mmdebstrap >/dev/null ||
 		{ echo "arm64-root: mmdebstrap missing: run 'make deps'" >&2; exit 1; }
 	t=$(date +%s)
-	# A download the mirror drops is asked again (apt's Retries); a run
-	# that fails anyway (twice in make check's pre-checks of 29
-	# November, 18 s in, while the same run by hand a few minutes later
-	# went through: a mirror between two syncs serves an index whose
-	# files it does not have yet) is made again after one minute, then
-	# after three.  A new machine fetches about 400 packages here.
-	# mmdebstrap's whole output goes to its log (--quiet would hide
-	# apt's own error lines), and on failure the errors are shown.
-	log=$BUILD/arm64/root-mmdebstrap.log
-	for try in 1 2 3; do
-		unmount_below "$dir.new"
-		rm -rf --one-file-system "$dir.new"
-		if [ "$try" != 1 ]; then
-			grep -E '^(E|W): |^Err:' "$log.$((try - 1))" | tail -n 20 >&2
-			pause=$((try == 2 ? 60 : 180))
-			echo "arm64-root: failed (log: $log.$((try - 1))); once more in $pause s" >&2
-			sleep "$pause"
-		fi
-		# shellcheck disable=SC2086 # the list is words
-		printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-			"deb http://deb.debian.org/debian-security bookworm-security main" |
-			mmdebstrap --arch=arm64 --variant=apt \
-				--aptopt='Acquire::Check-Valid-Until "false"' \
-				--aptopt='Acquire::Retries "10"' \
-				--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
-				--include="$(echo $pkgs | tr ' ' ',')" \
-				--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
-				--customize-hook="$promtool_x" \
-				bookworm "$dir.new" - >"$log.$try" 2>&1 && break
-		[ "$try" != 3 ] || { grep -E '^(E|W): |^Err:' "$log.3" | tail -n 20 >&2; exit 1; }
-	done
+	# shellcheck disable=SC2086 # the list is words
+	mmdebstrap_tries arm64-root "$dir.new" \
+		"$(printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
+			"deb http://deb.debian.org/debian-security bookworm-security main")" \
+		"$BUILD/arm64/root-mmdebstrap.log" bookworm --arch=arm64 --variant=apt \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
+		--include="$(echo $pkgs | tr ' ' ',')" \
+		--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
+		--customize-hook="$promtool_x" || exit 1
 	# No service starts in it (the VM runs no init of its own); users
 	# and groups are the tests' (nobody is there).
 	rm -f "$dir.new/etc/resolv.conf"

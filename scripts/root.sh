@@ -35,6 +35,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
+# shellcheck source=scripts/mmdebstrap-tries.sh
+. "$top/scripts/mmdebstrap-tries.sh"
 BUILD=${BUILD:-$top/build}
 list=0
 case "${1:-}" in
@@ -98,16 +100,6 @@ dir=$BUILD/roots/$name
 mkdir -p "$BUILD/roots"
 in_root() { "$top/scripts/in-root.sh" "$dir" -- "$@"; }
 
-# What a killed mmdebstrap left mounted in a half-made root (its /proc,
-# /sys, device nodes) is unmounted before the root is removed: rm -rf
-# would otherwise walk into this machine's own.
-unmount_below() {
-	findmnt -rn -o TARGET | awk -v d="$1/" 'index($0, d) == 1' | sort -r |
-	while read -r m; do
-		umount -l "$m"
-	done
-}
-
 # A new root: made aside and moved in place when whole, so that a
 # half-made one is never taken for a root.
 make_root() {
@@ -115,23 +107,12 @@ make_root() {
 		{ echo "root: mmdebstrap missing: run 'make deps'" >&2; return 1; }
 	# The archive a machine reaches may be a mirror that is updated
 	# less often than the suites' Release files say they expire (sid's
-	# say a week): an expired one is used, not refused.  A download the
-	# mirror drops is asked again (apt's Retries, kept in the root's
-	# apt.conf.d for what follows); a run that fails anyway is made
-	# again once, after a pause.
-	local try
-	for try in 1 2; do
-		unmount_below "$dir.new"
-		rm -rf --one-file-system "$dir.new"
-		[ "$try" = 1 ] || { echo "root: failed; once more in 30 s" >&2; sleep 30; }
-		# shellcheck disable=SC2086 # the lists are words
-		echo "$sources" | mmdebstrap --variant=apt --quiet \
-			--aptopt='Acquire::Check-Valid-Until "false"' \
-			--aptopt='Acquire::Retries "10"' \
-			--include="$(echo $base $extra | tr ' ' ',')" \
-			"$suite" "$dir.new" - >&2 && break
-		[ "$try" = 1 ] || return 1
-	done
+	# say a week): an expired one is used, not refused.
+	# shellcheck disable=SC2086 # the lists are words
+	mmdebstrap_tries root "$dir.new" "$sources" "$BUILD/roots/$name-mmdebstrap.log" \
+		"$suite" --variant=apt \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--include="$(echo $base $extra | tr ' ' ',')" || return 1
 	# Kernel images are installed without an initramfs (the test VM
 	# boots its own), and no service starts in a chroot.
 	chroot "$dir.new" dpkg-divert --quiet --local --rename \
