@@ -4,15 +4,19 @@
 # matrix.sh - build meas for each kernel of the test matrix and test it
 # there in the VM, then print a summary table.  make check-matrix.
 #
-#   selftests/vm/matrix.sh [--table] SELFTESTS_DIR MATRIX_DIR KERNELS_FILE
+#   selftests/vm/matrix.sh [--table | --list] SELFTESTS_DIR MATRIX_DIR KERNELS_FILE
 #
 # KERNELS_FILE has the rows of scripts/kernels.sh ("RELEASE ROOT VERSION
-# FLAVOUR LANE ARCH").  For each: scripts/build-kernel.sh builds the test
-# build of meas.ko and the example (MEAS_TEST=1, W=1, sparse, no
-# warning), on this machine or inside the kernel's build root with that
-# release's compiler, in MATRIX_DIR/VERSION; then the lane runs in the VM,
-# which boots the kernel from this machine's /boot or from its root
-# (run-vm.sh --kernel, --modules):
+# FLAVOUR LANE ARCH"); with --list, matrix.sh runs scripts/kernels.sh
+# itself and takes each row as it is written, so that Debian 12's
+# kernels build and run while the build roots of the others are made
+# (KERNELS_FILE is written when the list is whole).  For each kernel:
+# scripts/build-kernel.sh builds the test build of meas.ko and the
+# example (MEAS_TEST=1, W=1, sparse, no warning), on this machine or
+# inside the kernel's build root with that release's compiler, in
+# MATRIX_DIR/VERSION; then the lane runs in the VM, which boots the
+# kernel from this machine's /boot or from its root (run-vm.sh --kernel,
+# --modules):
 #   default  the kernel of make vmtest, which runs the whole suite there:
 #            only built here, its row reads SELFTESTS_DIR/vm.log
 #   full     the whole suite (selftests/run_tests.sh), the fuzzers 30 s
@@ -22,25 +26,26 @@
 # The cloud flavours have no 9p: their guest root is a copy (run-vm.sh
 # --copy).  An arm64 kernel (ARCH arm64) is cross-built from the headers
 # scripts/arm64-apt.sh unpacked, and its lane runs from the arm64 copy
-# of the tree (scripts/arm64-tools.sh: the programs built for arm64)
-# in qemu-system-aarch64, the arm64 test root as the guest's root.  MEAS_MATRIX_JOBS lanes run at a time (default 2: one per
-# core, as TCG runs a guest on one thread; run-vm.sh's slots keep the
-# machine's guests at that many while make check runs other stages
-# beside the matrix); a lane starts as soon as its kernel is built, the
-# full lanes first.  The full lanes fork 500 processes in the process
-# groups test, not 2000 (MEAS_GROUPS_PROCS; the default lane's run has
-# 2000).  Logs: MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1 if any
-# build or lane failed.  With --table, the summary table alone, from what
-# the last run left (make check prints it last, once every stage it
-# reads has ended).
+# of the tree (scripts/arm64-tools.sh: the programs built for arm64) in
+# qemu-system-aarch64, the arm64 test root as the guest's root.
+# MEAS_MATRIX_JOBS lanes run at a time (default 2: one per core, as TCG
+# runs a guest on one thread; run-vm.sh's slots keep the machine's
+# guests at that many while make check runs other stages beside the
+# matrix), and one build; a lane starts as soon as its kernel is built,
+# the full lanes first.  The full lanes fork 500 processes in the
+# process groups test, not 2000 (MEAS_GROUPS_PROCS; the default lane's
+# run has 2000).  Logs: MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1
+# if any build or lane failed, or the list could not be made whole.
+# With --table, the summary table alone, from what the last run left
+# (make check prints it last, once every stage it reads has ended).
 set -uo pipefail
 
-usage="usage: matrix.sh [--table] SELFTESTS_DIR MATRIX_DIR KERNELS_FILE"
-table_only=0
-if [ "${1:-}" = --table ]; then
-	table_only=1
-	shift
-fi
+usage="usage: matrix.sh [--table | --list] SELFTESTS_DIR MATRIX_DIR KERNELS_FILE"
+table_only=0 list=0
+case "${1:-}" in
+--table) table_only=1; shift ;;
+--list) list=1; shift ;;
+esac
 out=${1:?$usage}
 mdir=${2:?$usage}
 kfile=${3:?$usage}
@@ -53,12 +58,40 @@ jobs=${MEAS_MATRIX_JOBS:-2}
 
 declare -A rel root flav lane arch build_ok secs cc
 kernels=()
-while read -r r rt k f l a; do
-	[ -n "$k" ] || continue
-	kernels+=("$k")
-	rel[$k]=$r root[$k]=$rt flav[$k]=$f lane[$k]=$l arch[$k]=${a:-amd64}
-done <"$kfile"
-[ ${#kernels[@]} -gt 0 ] || { echo "matrix: no kernel in $kfile" >&2; exit 1; }
+nread=0
+# Take in the lines of $kfile not read yet.  Only whole lines: a line
+# whose newline is not written yet is read the next time.
+read_kernels() {
+	local r rt k f l a n=0
+	while read -r r rt k f l a; do
+		n=$((n + 1))
+		[ $n -gt $nread ] || continue
+		nread=$n
+		[ -n "$k" ] || continue
+		kernels+=("$k")
+		rel[$k]=$r root[$k]=$rt flav[$k]=$f lane[$k]=$l arch[$k]=${a:-amd64}
+	done <"$kfile"
+}
+
+# --list: scripts/kernels.sh writes the list while the matrix runs, so
+# that the kernels found first (Debian 12's, this machine's) build and
+# run while the build roots of the others are made; the list is moved
+# to KERNELS_FILE when complete (KERNELS_FILE.new until then, and its
+# maker's exit status in KERNELS_FILE.status).
+kmade=0 kstatus=$kfile.status
+if [ "$list" = 1 ]; then
+	rm -f "$kfile.new" "$kstatus"
+	: >"$kfile.new"
+	{
+		scripts/kernels.sh >"$kfile.new"
+		echo $? >"$kstatus"
+	} &
+	kfile=$kfile.new
+else
+	kmade=1
+	read_kernels
+	[ ${#kernels[@]} -gt 0 ] || { echo "matrix: no kernel in $kfile" >&2; exit 1; }
+fi
 
 # The directory of kernel $1's root ("" for this machine's).
 root_dir() {
@@ -122,43 +155,13 @@ run_lane() {
 
 start_all=$(date +%s)
 
-# Run the lane of kernel $1 in the background, its status and seconds in
-# lane.result; at most $jobs at a time (the arm64 preparation, also in
-# the background, is not a lane: it runs no guest).
-prep_pid=''
-start_lane() {
-	local k=$1
-	while [ "$(jobs -rp | grep -cvxF "${prep_pid:-none}")" -ge "$jobs" ]; do
-		wait -n
-	done
-	rm -f "$mdir/$k/lane.result"
-	(
-		t=$(date +%s)
-		run_lane "$k" "${lane[$k]}" >"$mdir/$k/console.out" 2>&1
-		rc=$?
-		echo "$rc $(($(date +%s) - t))" >"$mdir/$k/lane.result"
-	) &
-}
-
-# The full lanes first, amd64's then arm64's, then the smoke lanes, the
-# default last: the longest lanes start first, and the short ones fill
-# the slots at the end.  Each lane starts as soon as its kernel is built,
-# while the next one builds.  Each build's result, time and compiler go
-# to build.result, for the table.
-order=()
-for l in full smoke default; do
-	for a in amd64 arm64; do
-		for k in "${kernels[@]}"; do
-			[ "${arch[$k]}" = "$a" ] && [ "${lane[$k]}" = "$l" ] && order+=("$k")
-		done
-	done
-done
 # The arm64 lanes' root and programs (scripts/arm64-root.sh,
-# scripts/arm64-tools.sh), made in the background from the start, while
-# amd64's kernels build and their lanes run (the root takes minutes on a
-# new machine: every maintainer script runs under qemu-aarch64); the
-# first arm64 kernel waits for them.  arm64.prep: "0 TREE ROOT" or "1".
-arm64_tree='' arm64_root='' arm64_ok=''
+# scripts/arm64-tools.sh), made in the background from the first arm64
+# kernel on, while amd64's kernels build and their lanes run (the root
+# takes minutes on a new machine: every maintainer script runs under
+# qemu-aarch64); the arm64 lanes wait for them.  arm64.prep: "0 TREE
+# ROOT" or "1".
+arm64_tree='' arm64_root='' arm64_ok='' prep_pid=''
 arm64_prepare() {
 	local t tree root
 	t=$(date +%s)
@@ -173,33 +176,138 @@ arm64_prepare() {
 	mv "$mdir/arm64.prep.new" "$mdir/arm64.prep"
 	echo "matrix: arm64 root and programs: $(($(date +%s) - t)) s (log: $mdir/arm64.log)"
 }
-arm64_wait() {
-	wait "$prep_pid" 2>/dev/null # (or already reaped by a lane's wait -n)
-	read -r arm64_ok arm64_tree arm64_root <"$mdir/arm64.prep" 2>/dev/null || arm64_ok=1
+# Whether the arm64 lanes can start: the preparation has ended (its
+# result then in arm64_ok).
+arm64_ready() {
+	[ -z "$arm64_ok" ] || return 0
+	[ -e "$mdir/arm64.prep" ] || return 1
+	read -r arm64_ok arm64_tree arm64_root <"$mdir/arm64.prep" || arm64_ok=1
 }
 rm -f "$mdir/arm64.prep"
-if [ "$table_only" = 0 ] && [[ " ${arch[*]} " = *" arm64 "* ]]; then
-	arm64_prepare &
-	prep_pid=$!
-fi
-[ "$table_only" = 1 ] || for k in "${order[@]}"; do
-	[ "${arch[$k]}" != arm64 ] || [ -n "$arm64_ok" ] || arm64_wait
+
+# Each kernel is built, then its lane runs, both in the background: one
+# build at a time (a build uses both cores), at most $jobs lanes at a
+# time.  A step has ended when its result file is there: build.result
+# (ok or FAIL, seconds, compiler, for the table) and lane.result (status
+# and seconds).  Of what is ready, the full lanes come first, amd64's
+# then arm64's, then the smoke lanes, the default (built only) last: the
+# longest lanes start first, and the short ones fill the slots at the
+# end.  Builds follow the same order.
+rank() {
+	case "${lane[$1]} ${arch[$1]}" in
+	"full amd64") rk=0 ;;
+	"full arm64") rk=1 ;;
+	"smoke amd64") rk=2 ;;
+	"smoke arm64") rk=3 ;;
+	*) rk=4 ;;
+	esac
+}
+declare -A state # building, built, running, ended
+# The first kernel of rank order for which $1 (a function of the
+# kernel) is true.
+first() {
+	local k best='' rb=9 rk
+	for k in "${kernels[@]}"; do
+		"$1" "$k" || continue
+		rank "$k"
+		[ "$rk" -lt "$rb" ] && best=$k rb=$rk
+	done
+	echo "$best"
+}
+# shellcheck disable=SC2317 # called by first
+is_new() { [ -z "${state[$1]:-}" ]; }
+# shellcheck disable=SC2317 # called by first
+is_ready() {
+	[ "${state[$1]:-}" = built ] || return 1
+	[ "${arch[$1]}" != arm64 ] || arm64_ready
+}
+count() {
+	local k n=0
+	for k in "${kernels[@]}"; do
+		[ "${state[$k]:-}" = "$1" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+build() {
+	local k=$1 t b r
 	t=$(date +%s)
 	r=$(root_dir "$k")
-	rm -f "$mdir/$k/build.result" "$mdir/$k/lane.result"
-	if [ "${arch[$k]}" = arm64 ] && [ "$arm64_ok" != 0 ]; then
-		b=FAIL
-	elif MAKE=${MAKE:-make} scripts/build-kernel.sh ${r:+--root "$r"} \
-		--arch "${arch[$k]}" "$k" "$mdir/$k" MEAS_TEST=1; then
+	if MAKE=${MAKE:-make} scripts/build-kernel.sh ${r:+--root "$r"} 		--arch "${arch[$k]}" "$k" "$mdir/$k" MEAS_TEST=1; then
 		b=ok
 	else
 		b=FAIL
 	fi
 	mkdir -p "$mdir/$k"
-	echo "$b $(($(date +%s) - t)) $(compiler_of "$k")" >"$mdir/$k/build.result"
-	[ "$b" = ok ] && [ "${lane[$k]}" != default ] && start_lane "$k"
-done
-wait
+	echo "$b $(($(date +%s) - t)) $(compiler_of "$k")" >"$mdir/$k/build.result.new"
+	mv "$mdir/$k/build.result.new" "$mdir/$k/build.result"
+}
+
+start_lane() {
+	local k=$1
+	(
+		t=$(date +%s)
+		if [ "${arch[$k]}" = arm64 ] && [ "$arm64_ok" != 0 ]; then
+			echo "matrix: no arm64 test root or programs (see $mdir/arm64.log)"
+			rc=125
+		else
+			run_lane "$k" "${lane[$k]}"
+			rc=$?
+		fi >"$mdir/$k/console.out" 2>&1
+		echo "$rc $(($(date +%s) - t))" >"$mdir/$k/lane.result"
+	) &
+}
+
+# One pass: take in new kernels, note what ended, start what can start.
+# Status 1 once everything has ended.
+step() {
+	local k b
+	[ "$kmade" = 1 ] || { [ -e "$kstatus" ] && kmade=2; }
+	read_kernels
+	[ "$kmade" != 2 ] || kmade=1 # read whole once its maker ended
+	if [ -z "$prep_pid" ] && [[ " ${arch[*]} " = *" arm64 "* ]]; then
+		arm64_prepare &
+		prep_pid=$!
+	fi
+	# here, not in first's subshell: start_lane's needs arm64_ok and the
+	# paths it reads
+	arm64_ready || :
+	for k in "${kernels[@]}"; do
+		case "${state[$k]:-}" in
+		building)
+			[ -e "$mdir/$k/build.result" ] || continue
+			read -r b _ <"$mdir/$k/build.result"
+			if [ "$b" = ok ] && [ "${lane[$k]}" != default ]; then
+				state[$k]=built
+			else
+				state[$k]=ended
+			fi ;;
+		running) [ ! -e "$mdir/$k/lane.result" ] || state[$k]=ended ;;
+		esac
+	done
+	while [ "$(count running)" -lt "$jobs" ] && k=$(first is_ready) && [ -n "$k" ]; do
+		state[$k]=running
+		start_lane "$k"
+	done
+	if [ "$(count building)" = 0 ] && k=$(first is_new) && [ -n "$k" ]; then
+		state[$k]=building
+		rm -f "$mdir/$k/build.result" "$mdir/$k/lane.result"
+		build "$k" &
+	fi
+	[ "$kmade" = 1 ] && [ "$(count ended)" = ${#kernels[@]} ] && return 1
+	return 0
+}
+if [ "$table_only" = 0 ]; then
+	while step; do
+		sleep "${MEAS_MATRIX_POLL:-2}" # (selftests/unit/matrix_test.sh: less)
+	done
+	wait
+fi
+if [ "$list" = 1 ]; then
+	read -r kstatus <"$kstatus" || kstatus=1
+	mv "$kfile" "${kfile%.new}"
+	kfile=${kfile%.new}
+fi
 for k in "${kernels[@]}"; do
 	read -r b t c <"$mdir/$k/build.result" 2>/dev/null || b=FAIL t=0 c=
 	build_ok[$k]=$b secs[$k]=$t cc[$k]=$c
@@ -234,7 +342,7 @@ for k in "${kernels[@]}"; do
 			[ "$table_only" = 1 ] ||
 				echo "matrix: $k (${lane[$k]}): run-vm.sh status $rc; see $mdir/$k/console.out" >&2
 			[ "$table_only" = 1 ] ||
-				grep -E '^(# )?not ok |^run-vm: ' "$mdir/$k/console.out" | head -n 20 >&2
+				grep -E '^(# )?not ok |^run-vm: |^matrix: ' "$mdir/$k/console.out" | head -n 20 >&2
 		fi
 	fi
 	row "$k" "${arch[$k]}" "${rel[$k]}" "${flav[$k]}" "${lane[$k]}" "${cc[$k]:--}" \
@@ -244,4 +352,8 @@ for k in "${kernels[@]}"; do
 		echo "matrix-$k: $p passed, $f failed, $s skipped"
 done
 [ "$table_only" = 1 ] || echo "matrix: ${#kernels[@]} kernels in $(($(date +%s) - start_all)) s"
+if [ "$list" = 1 ] && [ "$kstatus" != 0 ]; then
+	echo "matrix: the list of kernels is not whole: scripts/kernels.sh ended with status $kstatus" >&2
+	status=1
+fi
 exit $status
