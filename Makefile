@@ -264,10 +264,10 @@ MATRIX_ARM64_ON = $(filter arm64,$(MEAS_MATRIX_ARCHS))
 # One stream of make check, its output in build/check-STREAM.log, printed
 # whole at its end (one stream's at a time).
 check-stream-%:
-	@mkdir -p $(BUILD); echo "check: $* started, its log: $(BUILD)/check-$*.log"
+	@mkdir -p $(BUILD); echo "check: $* started at $$(date +%T), its log: $(BUILD)/check-$*.log"
 	@rc=0; $(MAKE) check-$* >$(BUILD)/check-$*.log 2>&1 || rc=$$?; \
-	flock $(BUILD)/check-output.lock cat $(BUILD)/check-$*.log; \
-	echo "check: $* ended, status $$rc"; exit $$rc
+	end=$$(date +%T); flock $(BUILD)/check-output.lock cat $(BUILD)/check-$*.log; \
+	echo "check: $* ended at $$end, status $$rc"; exit $$rc
 
 # meas-exporter in the test VM scraped by a real Prometheus on the host,
 # with the meas.ko and tools already built (about 2 minutes)

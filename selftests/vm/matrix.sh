@@ -245,6 +245,7 @@ build() {
 
 start_lane() {
 	local k=$1
+	echo "matrix: $k: its ${lane[$k]} lane starts, $(($(date +%s) - start_all)) s in"
 	(
 		t=$(date +%s)
 		if [ "${arch[$k]}" = arm64 ] && [ "$arm64_ok" != 0 ]; then
