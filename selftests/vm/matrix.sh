@@ -78,7 +78,7 @@ read_kernels() {
 # run while the build roots of the others are made; the list is moved
 # to KERNELS_FILE when complete (KERNELS_FILE.new until then, and its
 # maker's exit status in KERNELS_FILE.status).
-kmade=0 kstatus=$kfile.status
+kstatus=$kfile.status
 if [ "$list" = 1 ]; then
 	rm -f "$kfile.new" "$kstatus"
 	: >"$kfile.new"
@@ -88,7 +88,6 @@ if [ "$list" = 1 ]; then
 	} &
 	kfile=$kfile.new
 else
-	kmade=1
 	read_kernels
 	[ ${#kernels[@]} -gt 0 ] || { echo "matrix: no kernel in $kfile" >&2; exit 1; }
 fi
@@ -262,10 +261,11 @@ start_lane() {
 # One pass: take in new kernels, note what ended, start what can start.
 # Status 1 once everything has ended.
 step() {
-	local k b
-	[ "$kmade" = 1 ] || { [ -e "$kstatus" ] && kmade=2; }
+	local k b whole=1
+	# (looked at before the reading: once the maker has ended, what is
+	# read is the whole list)
+	[ "$list" = 0 ] || [ -e "$kstatus" ] || whole=0
 	read_kernels
-	[ "$kmade" != 2 ] || kmade=1 # read whole once its maker ended
 	if [ -z "$prep_pid" ] && [[ " ${arch[*]} " = *" arm64 "* ]]; then
 		arm64_prepare &
 		prep_pid=$!
@@ -295,7 +295,7 @@ step() {
 		rm -f "$mdir/$k/build.result" "$mdir/$k/lane.result"
 		build "$k" &
 	fi
-	[ "$kmade" = 1 ] && [ "$(count ended)" = ${#kernels[@]} ] && return 1
+	[ "$whole" = 1 ] && [ "$(count ended)" = ${#kernels[@]} ] && return 1
 	return 0
 }
 if [ "$table_only" = 0 ]; then
