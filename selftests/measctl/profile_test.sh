@@ -219,11 +219,17 @@ ok(kok and ksamples and entry * 2 >= ksamples,
 y = load("sys.json")
 progs = {p["program"]: p for p in y.get("programs", [])}
 pc = y.get("per_cpu", [])
-# At most 100 ticks a CPU in 1 s (10 ms), and some: a loaded TCG host
-# delays ticks (73 seen in 6.12-rt), which are then fewer, never more.
+# At most one tick a CPU per interval of the window measctl sampled (1 s
+# asked, longer when measctl itself runs late: 146 and 147 ticks in the
+# 7.3 debug kernel on a loaded host, against a bound of 120 for 1 s),
+# and some: a loaded TCG host delays ticks (73 in 1 s seen in
+# 6.12-rt), which are then fewer.
+el = y.get("elapsed_s", 0)
+most = el * 1000 / max(y.get("interval_ms", 10), 1) * 1.2 + 2
 ok(y.get("all") is True and "clock_spin" in progs and len(pc) >= 2 and
-   all(1 <= c <= 120 for c in pc[:2]),
-   "whole system: every process, %s samples per CPU in 1 s" % pc[:2])
+   el >= 1 and all(1 <= c <= most for c in pc[:2]),
+   "whole system: every process, %s samples per CPU in %.2f s (at most %d)"
+   % (pc[:2], el, most))
 
 b = load("busy.json")
 ok(b.get("ok") is False and b.get("result") == 2 and
