@@ -42,6 +42,7 @@ echo "list roots" >>"$TRACE"
 echo "trixie trixie 7.3.1-amd64 generic full amd64"
 echo "trixie trixie 7.3.1-arm64 generic full arm64"
 echo "sid sid 7.2.1-amd64 generic smoke amd64"
+[ "${LIST_STATUS:-0}" = 0 ] || echo "root: sid: no linux-headers-amd64 in sid" >&2
 exit "${LIST_STATUS:-0}"
 EOF
 cat >"$t/scripts/build-kernel.sh" <<'EOF'
@@ -150,6 +151,16 @@ use list
 ok "matrix: a list that ends in failure fails the matrix" [ "$rc" = 1 ]
 ok "matrix: and says so" grep -q "the list of kernels is not whole: scripts/kernels.sh ended with status 3" "$log"
 ok "matrix: the kernels it did list still ran" row 7.3.1-amd64 "ok +2 +0"
+ok "matrix: the end of the list's messages follows, with their cause" \
+	grep -q -x "matrix:   root: sid: no linux-headers-amd64 in sid" "$log"
+"$t/selftests/vm/matrix.sh" --table "$t/out" "$d/m" "$d/m/kernels" >"$t/log-table" 2>&1
+ok "matrix: the table printed apart (make check's last) repeats the cause" \
+	sh -c "grep -q 'the list of kernels is not whole: scripts/kernels.sh ended with status 3' '$t/log-table' &&
+		grep -q -x 'matrix:   root: sid: no linux-headers-amd64 in sid' '$t/log-table'"
+"$t/selftests/vm/matrix.sh" --table "$t/out" "$t/pass/m" "$t/pass/m/kernels" >"$t/log-table" 2>&1
+rc=$?
+ok "matrix: and a whole list's table does not, status 0" \
+	sh -c "[ $rc = 0 ] && ! grep -q 'not whole' '$t/log-table'"
 
 use build
 ok "matrix: a failed build fails the matrix" [ "$rc" = 1 ]

@@ -77,13 +77,14 @@ read_kernels() {
 # that the kernels found first (Debian 12's, this machine's) build and
 # run while the build roots of the others are made; the list is moved
 # to KERNELS_FILE when complete (KERNELS_FILE.new until then, and its
-# maker's exit status in KERNELS_FILE.status).
-kstatus=$kfile.status
+# maker's exit status in KERNELS_FILE.status, its messages in
+# KERNELS_FILE.log: their end is printed with the table when it failed).
+kstatus=$kfile.status klog=$kfile.log
 if [ "$list" = 1 ]; then
-	rm -f "$kfile.new" "$kstatus"
+	rm -f "$kfile.new" "$kstatus" "$klog"
 	: >"$kfile.new"
 	{
-		scripts/kernels.sh >"$kfile.new"
+		scripts/kernels.sh >"$kfile.new" 2>"$klog"
 		echo $? >"$kstatus"
 	} &
 	kfile=$kfile.new
@@ -353,8 +354,16 @@ for k in "${kernels[@]}"; do
 		echo "matrix-$k: $p passed, $f failed, $s skipped"
 done
 [ "$table_only" = 1 ] || echo "matrix: ${#kernels[@]} kernels in $(($(date +%s) - start_all)) s"
-if [ "$list" = 1 ] && [ "$kstatus" != 0 ]; then
-	echo "matrix: the list of kernels is not whole: scripts/kernels.sh ended with status $kstatus" >&2
+# The list's failure, with its cause: also under the table that make
+# check prints last, where a CI's tail shows it.
+if [ "$table_only" = 1 ]; then
+	read -r kstatus <"$kstatus" 2>/dev/null || kstatus=0
+elif [ "$list" = 0 ]; then
+	kstatus=0
+fi
+if [ "$kstatus" != 0 ]; then
+	echo "matrix: the list of kernels is not whole: scripts/kernels.sh ended with status $kstatus; the end of $klog:" >&2
+	tail -n 15 "$klog" 2>/dev/null | sed 's/^/matrix:   /' >&2
 	status=1
 fi
 exit $status
