@@ -230,7 +230,8 @@ vmtest: MEAS_TEST = 1
 # (MEAS_VM_SLOTS).  Each stream's output goes to its log as it runs
 # (tail -f build/check-guests.log build/check-kernels.log) and is printed
 # whole when the stream ends; a failed stream fails make check once both
-# have ended.  The matrix table comes last.
+# have ended.  The matrix table comes last, and when anything failed,
+# the lines that say what (scripts/failures.sh).
 check: deps-matrix
 	$(MAKE) MEAS_TEST=1 all
 	$(MAKE) -C selftests vmtest-bins # once, before both streams use them
@@ -241,6 +242,7 @@ check: deps-matrix
 	@rc=0; $(MAKE) -j2 -k check-stream-guests check-stream-kernels || rc=$$?; \
 	$(MAKE) --no-print-directory -C selftests vmtest-matrix-table \
 		MATRIX_DIR=$(MATRIX) MATRIX_KERNELS=$(MATRIX)/kernels || rc=1; \
+	[ $$rc = 0 ] || scripts/failures.sh $(BUILD)/check-guests.log $(BUILD)/check-kernels.log; \
 	exit $$rc
 
 check-guests:
