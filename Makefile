@@ -175,7 +175,8 @@ check-matrix: deps-matrix tools
 # matrix's build of meas.ko for it (so after check-matrix, in its stream)
 check-cgroups-newest:
 	set -e; k=$$(awk '$$1 == "trixie-backports" && $$4 == "generic" && $$6 != "arm64" { v = $$3 } END { print v }' \
-		$(MATRIX)/kernels); test -n "$$k"; \
+		$(MATRIX)/kernels); \
+	test -n "$$k" || { echo "check-cgroups-newest: no trixie-backports amd64 kernel in $(MATRIX)/kernels" >&2; exit 1; }; \
 	$(MAKE) -C selftests check-cgroups CGR_KERNEL=$$k CGR_KO=$(MATRIX)/$$k/module/meas.ko
 
 # The matrix's arm64 lanes alone (Documentation/build-and-test.rst, "The

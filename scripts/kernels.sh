@@ -30,7 +30,10 @@
 # MEAS_MATRIX_ARCHS, the architectures (default "amd64": with the arm64
 # lanes a fresh make check took 79 minutes, against its budget of 60;
 # make check-arm64 runs "arm64" alone).
-set -eu
+# A root or an arm64 kernel that cannot be had is said on stderr and
+# fails the list (status 1) once every other row is written: the matrix
+# runs what it could list, and fails.
+set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 default=$("$top/scripts/kver.sh")
 
@@ -65,6 +68,12 @@ lane_of() { # lane_of RELEASE VERSION FLAVOUR
 }
 
 archs=" ${MEAS_MATRIX_ARCHS-amd64} "
+failed=0
+# failed WHAT: note that WHAT could not be listed
+failed() {
+	echo "kernels: $1 could not be listed" >&2
+	failed=1
+}
 # The arm64 kernel of metapackage linux-headers-$2 of suite $1, built in
 # root $3 ("-": here): its line.
 arm64_kernel() {
@@ -74,27 +83,30 @@ arm64_kernel() {
 }
 
 if [[ $archs = *" amd64 "* ]]; then
-	for k in $("$top/scripts/kver.sh" --matrix); do
+	ks=$("$top/scripts/kver.sh" --matrix) || failed "Debian 12's kernels"
+	for k in $ks; do
 		f=$(flavour_of "$k")
 		echo "bookworm - $k $f $(lane_of bookworm "$k" "$f") amd64"
 	done
 fi
 [[ $archs != *" arm64 "* ]] || {
-	arm64_kernel bookworm arm64 -
-	arm64_kernel bookworm 6.12-arm64 -
+	arm64_kernel bookworm arm64 - || failed "bookworm's arm64 kernel"
+	arm64_kernel bookworm 6.12-arm64 - || failed "bookworm's 6.12 arm64 kernel"
 }
 for r in ${MEAS_MATRIX_ROOTS-trixie sid}; do
 	if [[ $archs = *" amd64 "* ]]; then
 		"$top/scripts/root.sh" --kernels "$r" | while read -r rel f k; do
 			echo "$rel $r $k $f $(lane_of "$rel" "$k" "$f") amd64"
-		done
+		done || { failed "root $r's kernels"; continue; }
 	else
-		"$top/scripts/root.sh" "$r" >/dev/null
+		"$top/scripts/root.sh" "$r" >/dev/null || { failed "root $r"; continue; }
 	fi
 	[[ $archs != *" arm64 "* ]] || case "$r" in
 	trixie)
-		arm64_kernel trixie arm64 trixie
-		arm64_kernel trixie-backports arm64 trixie ;;
-	sid) arm64_kernel sid arm64 sid ;;
+		arm64_kernel trixie arm64 trixie || failed "trixie's arm64 kernel"
+		arm64_kernel trixie-backports arm64 trixie ||
+			failed "trixie-backports' arm64 kernel" ;;
+	sid) arm64_kernel sid arm64 sid || failed "sid's arm64 kernel" ;;
 	esac
 done
+exit "$failed"
