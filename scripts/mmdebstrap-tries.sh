@@ -16,12 +16,30 @@
 # what a killed mmdebstrap left mounted in DIR (its /proc, /sys, device
 # nodes) is unmounted, and DIR removed without crossing a mount point.
 # Returns 1 when the third run fails.
+#
+# mmdebstrap runs with no descriptor open above 2: it hands apt the
+# number of a pipe of its own for a hook that dash runs ("cat >&FD"), and
+# dash reads one digit there.  Started from make -j (its jobserver's
+# pipe) inside matrix.sh (a saved descriptor 10), the pipe was 11, and
+# every run failed after the download with "Bad fd number", reported by
+# apt as "apt download failed": the failed list of kernels of CI on
+# 036da10, and likely the "drops" the retries below were made for.
 
 # unmount_below DIR: every mount below DIR, deepest first
 unmount_below() {
 	findmnt -rn -o TARGET | awk -v d="$1/" 'index($0, d) == 1' | sort -r |
 	while read -r m; do
 		umount -l "$m"
+	done
+}
+
+# close_fds: close every descriptor above 2 of this (sub)shell
+close_fds() {
+	local fd
+	for fd in /proc/"$BASHPID"/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] && [ -e "/proc/$BASHPID/fd/$fd" ] || continue
+		exec {fd}>&-
 	done
 }
 
@@ -36,9 +54,12 @@ mmdebstrap_tries() {
 			echo "$who: failed (log: $log.$((try - 1))); once more in $pause s" >&2
 			sleep "$pause"
 		fi
-		printf '%s\n' "$sources" | mmdebstrap "$@" \
-			--aptopt='Acquire::Retries "10"' \
-			"$suite" "$dir" - >"$log.$try" 2>&1 && return 0
+		(
+			close_fds
+			printf '%s\n' "$sources" | mmdebstrap "$@" \
+				--aptopt='Acquire::Retries "10"' \
+				"$suite" "$dir" - >"$log.$try" 2>&1
+		) && return 0
 		grep -E '^(E|W): |^Err:' "$log.$try" | tail -n 20 >&2
 	done
 	echo "$who: mmdebstrap failed three times (log: $log.3)" >&2
