@@ -79,13 +79,13 @@ read_kernels() {
 # to KERNELS_FILE when complete (KERNELS_FILE.new until then, and its
 # maker's exit status in KERNELS_FILE.status, its messages in
 # KERNELS_FILE.log: their end is printed with the table when it failed).
-kstatus=$kfile.status klog=$kfile.log
+kstatusf=$kfile.status klog=$kfile.log kstatus=0
 if [ "$list" = 1 ]; then
-	rm -f "$kfile.new" "$kstatus" "$klog"
+	rm -f "$kfile.new" "$kstatusf" "$klog"
 	: >"$kfile.new"
 	{
 		scripts/kernels.sh >"$kfile.new" 2>"$klog"
-		echo $? >"$kstatus"
+		echo $? >"$kstatusf"
 	} &
 	kfile=$kfile.new
 else
@@ -265,7 +265,7 @@ step() {
 	local k b whole=1
 	# (looked at before the reading: once the maker has ended, what is
 	# read is the whole list)
-	[ "$list" = 0 ] || [ -e "$kstatus" ] || whole=0
+	[ "$list" = 0 ] || [ -e "$kstatusf" ] || whole=0
 	read_kernels
 	if [ -z "$prep_pid" ] && [[ " ${arch[*]} " = *" arm64 "* ]]; then
 		arm64_prepare &
@@ -306,7 +306,7 @@ if [ "$table_only" = 0 ]; then
 	wait
 fi
 if [ "$list" = 1 ]; then
-	read -r kstatus <"$kstatus" || kstatus=1
+	read -r kstatus <"$kstatusf" || kstatus=1
 	mv "$kfile" "${kfile%.new}"
 	kfile=${kfile%.new}
 fi
@@ -357,9 +357,7 @@ done
 # The list's failure, with its cause: also under the table that make
 # check prints last, where a CI's tail shows it.
 if [ "$table_only" = 1 ]; then
-	read -r kstatus <"$kstatus" 2>/dev/null || kstatus=0
-elif [ "$list" = 0 ]; then
-	kstatus=0
+	read -r kstatus <"$kstatusf" 2>/dev/null || kstatus=0
 fi
 if [ "$kstatus" != 0 ]; then
 	echo "matrix: the list of kernels is not whole: scripts/kernels.sh ended with status $kstatus; the end of $klog:" >&2
