@@ -111,16 +111,26 @@ void reap(pid_t pid)
 	waitpid(pid, &st, 0);
 }
 
-/* Wait up to @ms for @pid to exit: its status, or -1 if it did not. */
+/*
+ * Wait up to @ms for @pid to exit: its status, or -1 if it did not.  The
+ * bound is the monotonic clock's, not a count of 1 ms sleeps, which a
+ * loaded TCG guest stretches several times; a child already reaped
+ * (ECHILD) ends the wait at once, as no status can come.
+ */
 int wait_for(pid_t pid, int ms)
 {
-	int st, i;
+	double end = now_s() + ms / 1000.0;
+	pid_t r;
+	int st;
 
-	for (i = 0; i < ms; i++) {
-		if (waitpid(pid, &st, WNOHANG) == pid)
+	do {
+		r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
 			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
 		usleep(1000);
-	}
+	} while (now_s() < end);
 	return -1;
 }
 

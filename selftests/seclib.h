@@ -27,7 +27,10 @@ pid_t ready_wait(pid_t pid, int ready);
 pid_t sleeper(uid_t uid, gid_t gid);
 /* Kill @pid and reap it. */
 void reap(pid_t pid);
-/* Wait up to @ms for @pid to exit: its status, or -1 if it did not. */
+/*
+ * Wait up to @ms (monotonic) for @pid to exit: its status, or -1 if it did
+ * not or is not a child left to wait for.
+ */
 int wait_for(pid_t pid, int ms);
 /* A child of ours with PID @want, running @fn; -1 if the PID is taken. */
 pid_t fork_as(pid_t want, int (*fn)(void *));
