@@ -57,7 +57,7 @@ list() {
 }
 has() { grep -q -x -F -- "$1" "$o"; }
 
-list amd64
+list amd64 MEAS_MATRIX_ARCHS=amd64
 ok "kernels: amd64 alone: status 0, nothing said" sh -c "[ $rc = 0 ] && [ ! -s '$e' ]"
 ok "kernels: 7 rows" [ "$(wc -l <"$o")" = 7 ]
 ok "kernels: the default kernel's row" has "bookworm - 6.1.0-9-amd64 generic default amd64"
@@ -70,6 +70,12 @@ ok "kernels: no arm64 row" sh -c "! grep -q arm64 '$o'"
 
 list both MEAS_MATRIX_ARCHS="amd64 arm64"
 ok "kernels: both archs: status 0, 12 rows" sh -c "[ $rc = 0 ] && [ \$(wc -l <'$o') = 12 ]"
+ok "kernels: with arm64's lanes, the backports' rt kernel runs the smoke set" \
+	has "trixie-backports trixie 7.3.1+bpo-rt-amd64 rt smoke amd64"
+ok "kernels: and its generic kernel the whole suite" has "trixie-backports trixie 7.3.1+bpo-amd64 generic full amd64"
+cp "$o" "$t/both.rows"
+list default -u MEAS_MATRIX_ARCHS
+ok "kernels: both archs by default" cmp -s "$t/both.rows" "$o"
 ok "kernels: Debian 12's arm64 6.1 runs the whole suite" has "bookworm - 6.1.0-9-arm64 generic full arm64"
 ok "kernels: the backports' arm64 kernel too" has "trixie-backports trixie 7.3.1+bpo-arm64 generic full arm64"
 ok "kernels: sid's arm64 kernel the smoke set" has "sid sid 7.4.1-arm64 generic smoke arm64"
