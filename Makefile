@@ -134,9 +134,11 @@ deps-matrix:
 # one "RELEASE ROOT VERSION FLAVOUR LANE ARCH" line each, in $(MATRIX)/kernels.
 MATRIX := $(BUILD)/matrix
 # The matrix's architectures, for scripts/kernels.sh and the targets
-# below: both (MEAS_MATRIX_ARCHS=amd64 for amd64's lanes alone); make
+# below: amd64 alone, for now (a fresh make check with both went past
+# its 90-minute limit on 29 November 2026; build-and-test.rst, "The
+# kernel matrix"); MEAS_MATRIX_ARCHS="amd64 arm64" for both; make
 # check-arm64 runs arm64's alone.
-MEAS_MATRIX_ARCHS ?= amd64 arm64
+MEAS_MATRIX_ARCHS ?= amd64
 export MEAS_MATRIX_ARCHS
 matrix_kernels = mkdir -p $(MATRIX) && scripts/kernels.sh >$(MATRIX)/kernels.new && \
 	mv $(MATRIX)/kernels.new $(MATRIX)/kernels
@@ -180,7 +182,8 @@ check-cgroups-newest:
 	$(MAKE) -C selftests check-cgroups CGR_KERNEL=$$k CGR_KO=$(MATRIX)/$$k/module/meas.ko
 
 # The matrix's arm64 lanes alone (Documentation/build-and-test.rst, "The
-# arm64 lanes"; make check runs them in its matrix), in
+# arm64 lanes"; not in make check's matrix until its budget holds
+# them), in
 # their own directory; PKGTEST_ARM64=1: and the arm64 install test (make
 # pkgtest-arm64).
 MATRIX_ARM64 := $(BUILD)/matrix-arm64
