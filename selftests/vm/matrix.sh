@@ -33,8 +33,9 @@
 # guests at that many while make check runs other stages beside the
 # matrix), and one build; a lane starts as soon as its kernel is built,
 # the full lanes first.  The full lanes fork 500 processes in the
-# process groups test (MEAS_GROUPS_PROCS), as make vmtest does.  Logs: MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1
-# if any build or lane failed, or the list could not be made whole.
+# process groups test (MEAS_GROUPS_PROCS), as make vmtest does.  Logs:
+# MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1 if any build or lane
+# failed, or the list could not be made whole.
 # With --table, the summary table alone, from what the last run left
 # (make check prints it last, once every stage it reads has ended).
 set -uo pipefail
