@@ -111,12 +111,15 @@ static enum hrtimer_restart clock_tick(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* On @cpu itself: pinned timers stay on the CPU that arms them. */
+/*
+ * On @cpu itself: pinned timers stay on the CPU that arms them.  Its bit
+ * first, so that no tick sees a leader that a CPU about to tick outranks.
+ */
 static void clock_arm_cpu(unsigned int cpu)
 {
+	cpumask_set_cpu(cpu, &clock_armed);
 	hrtimer_start(&per_cpu(clock_cpus, cpu).timer, clock_run.period,
 		      HRTIMER_MODE_REL_PINNED_HARD);
-	cpumask_set_cpu(cpu, &clock_armed);
 }
 
 static void clock_arm_ipi(void *unused)
@@ -152,6 +155,12 @@ static void clock_start(const struct meas_intrate *rate)
 	meas_clockbuf_set_state(clock.buf, MEAS_CLOCK_TICKING, rate->granted);
 	cpus_read_lock();
 	WRITE_ONCE(clock_run.ticking, true);
+	/*
+	 * The leader is known before any timer runs: on_each_cpu() arms the
+	 * calling CPU while the others' IPIs may still wait, and a tick of
+	 * CPU 1 before CPU 0 is armed would take the system-wide record.
+	 */
+	cpumask_copy(&clock_armed, cpu_online_mask);
 	on_each_cpu(clock_arm_ipi, NULL, 1);
 	cpus_read_unlock();
 	clock.rate = *rate;
