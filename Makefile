@@ -182,10 +182,9 @@ check-cgroups-newest:
 	$(MAKE) -C selftests check-cgroups CGR_KERNEL=$$k CGR_KO=$(MATRIX)/$$k/module/meas.ko
 
 # The matrix's arm64 lanes alone (Documentation/build-and-test.rst, "The
-# arm64 lanes"; not in make check's matrix until its budget holds
-# them), in
-# their own directory; PKGTEST_ARM64=1: and the arm64 install test (make
-# pkgtest-arm64).
+# arm64 lanes"; not in make check's matrix until its budget holds them),
+# in their own directory; PKGTEST_ARM64=1: and the arm64 install test
+# (make pkgtest-arm64).
 MATRIX_ARM64 := $(BUILD)/matrix-arm64
 check-arm64: MEAS_MATRIX_ARCHS = arm64
 check-arm64: deps-matrix tools
