@@ -1,21 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The arm64 test root: a Debian 12 system for arm64, made from Debian's
-# archive with mmdebstrap, whose maintainer scripts run under QEMU's
-# user-mode emulation (qemu-user-static, registered with binfmt_misc
-# here when it is not).  It is two things:
-#   - the guest's root in the arm64 lanes (run-vm.sh --root), holding
-#     what the VM suite runs besides meas's own programs: bash, busybox,
-#     kmod, util-linux, python3, curl, promtool, binutils, ..., and the
-#     libraries meas's programs are linked with;
-#   - the sysroot meas's programs are cross-built against
-#     (scripts/arm64-tools.sh): the same libraries' headers.
+# The arm64 roots, Debian 12 systems for arm64 made from Debian's archive
+# with mmdebstrap:
+#   - the test root ($BUILD/arm64/root): the guest's root in the arm64
+#     lanes (run-vm.sh --root), holding what the VM suite runs besides
+#     meas's own programs (bash, busybox, kmod, util-linux, python3,
+#     curl, promtool, binutils, ...), the libraries meas's programs are
+#     linked with, and the peers of make bench-arm64 (libbpf-tools); and
+#     the sysroot meas's programs are cross-built against
+#     (scripts/arm64-tools.sh).  Its packages are unpacked, not
+#     installed (mmdebstrap's extract variant, this machine's dpkg-deb):
+#     none of their maintainer scripts runs, which under qemu-aarch64
+#     made it the longest step of a fresh make check (1214 s at a load
+#     of 5, 29 November 2026).  What those scripts would have made that
+#     the tests use is made here: the alternatives' links (awk, which,
+#     ...), the users and groups of base-passwd, the dynamic linker's
+#     cache.  It has no package database: nothing is installed in it.
+#   - the system root ($BUILD/arm64/system): the same packages installed
+#     with apt, every maintainer script run under QEMU's user-mode
+#     emulation, for what needs a Debian system with its dpkg: the
+#     native package build (make deb-arm64) and the arm64 install test
+#     (make pkgtest-arm64), neither part of make check.
+# Both run arm64 programs through binfmt_misc (qemu-user-static,
+# registered here when it is not).
 #
-#   scripts/arm64-root.sh         make the root if it is missing or was
-#                                 made from another package list; print
-#                                 its path ($BUILD/arm64/root)
+#   scripts/arm64-root.sh         make the test root if it is missing or
+#                                 was made from another package list or
+#                                 recipe; print its path
+#   scripts/arm64-root.sh system  the same for the system root
 #   scripts/arm64-root.sh binfmt  only register the emulator
+#   scripts/arm64-root.sh alternatives DIR
+#                                 only make the alternatives' links of
+#                                 the packages in DIR's apt cache, in
+#                                 DIR (selftests/unit/alternatives_test.sh)
 #
 # Made aside and moved in place when whole.  Needs root (mmdebstrap,
 # binfmt_misc).
@@ -53,30 +71,107 @@ binfmt() {
 	grep -qx enabled "$reg/qemu-aarch64"
 }
 
+# The links update-alternatives would make for the packages in the
+# root's apt cache, $1: each postinst's "update-alternatives --install
+# LINK NAME PATH PRIORITY [--slave LINK NAME PATH]..." (lines joined),
+# the highest priority of each NAME whose PATH is in the root, made as
+# dpkg makes them (LINK -> /etc/alternatives/NAME -> PATH); commands
+# with a variable in them are left (none of the root's packages has
+# one today).
+alternatives() {
+	local r=$1 deb
+	for deb in "$r"/var/cache/apt/archives/*.deb; do
+		{ dpkg-deb -I "$deb" postinst 2>/dev/null || :; } | sed -e ':a' -e '/\\$/N; s/\\\n//; ta' |
+		awk '/update-alternatives/ && / --install / && !/\$/ {
+			gsub(/["\047]/, "")
+			for (i = 1; i <= NF; i++) if ($i == "--install") break
+			m = $(i + 2); prio = $(i + 4)
+			print m, prio, $(i + 1), m, $(i + 3)
+			for (; i <= NF; i++) if ($i == "--slave") print m, prio, $(i + 1), $(i + 2), $(i + 3)
+		}'
+	done | sort -k1,1 -k2,2nr -s | {
+		local -A made=()
+		while read -r _ _ link name path; do
+			if [ -n "${made[$link]:-}" ] || [ ! -e "$r$path" ]; then
+				continue
+			fi
+			made[$link]=1
+			[ -e "$r$link" ] || [ -L "$r$link" ] && continue
+			mkdir -p "$r/etc/alternatives" "$(dirname "$r$link")"
+			ln -sfn "$path" "$r/etc/alternatives/$name"
+			ln -s "/etc/alternatives/$name" "$r$link"
+		done
+	}
+}
+
+# What the test root's packages' maintainer scripts would have made, in
+# the unpacked root $1: the alternatives, base-passwd's users and
+# groups, the linker's cache (ldconfig, under qemu-aarch64), promtool;
+# then the apt cache and lists go, and the documentation (removed
+# afterwards: mmdebstrap's unpacking honours a dpkg path-exclude by
+# piping every package through a python3 filter of its own, minutes
+# more at a load of 5).
+finish_test_root() {
+	local r=$1 deb f
+	rm -rf "$r"/usr/share/doc/* "$r"/usr/share/man/* "$r"/usr/share/info/* \
+		"$r"/usr/share/locale/*
+	alternatives "$r"
+	for f in passwd group; do
+		[ -e "$r/etc/$f" ] || cp "$r/usr/share/base-passwd/$f.master" "$r/etc/$f"
+	done
+	chroot "$r" /sbin/ldconfig
+	deb=$(BUILD=$BUILD "$top/scripts/arm64-apt.sh" fetch bookworm prometheus)
+	dpkg-deb --fsys-tarfile "$deb" | tar -xf - -C "$r" ./usr/bin/promtool
+	rm -f "$deb" "$r"/var/cache/apt/archives/*.deb
+	rm -rf "$r"/var/lib/apt/lists/*
+}
+
+# the links alone, in a directory of the caller's (its unit test)
+if [ "${1:-}" = alternatives ]; then
+	alternatives "${2:?usage: arm64-root.sh alternatives DIR}"
+	exit 0
+fi
 [ "$(id -u)" = 0 ] || { echo "arm64-root: needs root (mmdebstrap, binfmt_misc)" >&2; exit 2; }
 binfmt
-[ "${1:-}" != binfmt ] || exit 0
-
-key=$(echo "bookworm $pkgs $promtool $promtool_x" | sha256sum | cut -c1-16)
+kind=${1:-test}
+case "$kind" in
+binfmt) exit 0 ;;
+test) dir=$BUILD/arm64/root ;;
+system) dir=$BUILD/arm64/system ;;
+*) echo "usage: arm64-root.sh [system|binfmt]" >&2; exit 2 ;;
+esac
+sources="deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb http://deb.debian.org/debian-security bookworm-security main"
+opts=(bookworm --arch=arm64 --aptopt='Acquire::Check-Valid-Until "false"')
+# The system root's key is what it was when it was the only root (a
+# root made then is still good); the test root's says its recipe too.
+# shellcheck disable=SC2086 # the list is words
+if [ "$kind" = system ]; then
+	key=$(echo "bookworm $pkgs $promtool $promtool_x" | sha256sum | cut -c1-16)
+	opts+=(--variant=apt --include="$(echo $pkgs | tr ' ' ',')"
+		--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*'
+		--customize-hook="chroot \"\$1\" sh -c '$promtool'"
+		--customize-hook="$promtool_x")
+else
+	key=$( { echo "bookworm extract $pkgs"; declare -f alternatives finish_test_root; } |
+		sha256sum | cut -c1-16)
+	# the Essential set, as every Debian system has, and the list
+	opts+=(--variant=extract --include="?essential" --include="$(echo $pkgs | tr ' ' ',')"
+		--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr
+		--skip=cleanup/apt/cache --skip=cleanup/apt/lists)
+fi
 mkdir -p "$BUILD/arm64"
-exec 9>"$BUILD/arm64/root.lock"
+exec 9>"$dir.lock"
 flock 9
 if [ "$(cat "$dir/.meas-key" 2>/dev/null)" != "$key" ]; then
 	command -v mmdebstrap >/dev/null ||
 		{ echo "arm64-root: mmdebstrap missing: run 'make deps'" >&2; exit 1; }
 	t=$(date +%s)
-	# shellcheck disable=SC2086 # the list is words
-	mmdebstrap_tries arm64-root "$dir.new" \
-		"$(printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-			"deb http://deb.debian.org/debian-security bookworm-security main")" \
-		"$BUILD/arm64/root-mmdebstrap.log" bookworm --arch=arm64 --variant=apt \
-		--aptopt='Acquire::Check-Valid-Until "false"' \
-		--dpkgopt='path-exclude=/usr/share/{doc,man,info,locale}/*' \
-		--include="$(echo $pkgs | tr ' ' ',')" \
-		--customize-hook="chroot \"\$1\" sh -c '$promtool'" \
-		--customize-hook="$promtool_x" || exit 1
-	# No service starts in it (the VM runs no init of its own); users
-	# and groups are the tests' (nobody is there).
+	mmdebstrap_tries "arm64-root $kind" "$dir.new" "$sources" \
+		"$dir-mmdebstrap.log" "${opts[@]}" || exit 1
+	[ "$kind" = system ] || finish_test_root "$dir.new"
+	# No service starts in it (the VM runs no init of its own).
 	rm -f "$dir.new/etc/resolv.conf"
 	# the guest's kernel modules are mounted there (run-vm.sh --modules)
 	mkdir -p "$dir.new/lib/modules"

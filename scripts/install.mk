@@ -170,15 +170,16 @@ deb-trixie: check-version
 		make -C $(CURDIR) --no-print-directory deb BUILD=$(DEB13_BUILD)
 
 # The arm64 packages of Debian 12, built natively as a buildd builds
-# them: in an overlay of the arm64 test root (scripts/arm64-root.sh), its
-# programs run by qemu-user, the build's dependencies installed from
+# them: in an overlay of the arm64 system root (scripts/arm64-root.sh
+# system, installed with apt as a Debian system is), its programs run by
+# qemu-user, the build's dependencies installed from
 # Debian's archive into the overlay's tmpfs (they vanish with it), then
 # make deb by Debian 12 arm64's own dpkg-buildpackage, debhelper and gcc,
 # into $(BUILD)/arm64/deb (with meas-dkms, the same on every
 # architecture, so that the directory holds what a user installs).
 DEB64_BUILD := $(BUILD)/arm64
 deb-arm64: check-version
-	t=$$(date +%s) && root=$$(scripts/arm64-root.sh) && \
+	t=$$(date +%s) && root=$$(scripts/arm64-root.sh system) && \
 	scripts/in-root.sh "$$root" --overlay --bind $(BUILD) -- sh -ec '\
 		apt-get update -q; \
 		apt-get install -q -y --no-install-recommends build-essential; \
@@ -203,14 +204,14 @@ pkgtest-trixie: deps-matrix deb-trixie
 	selftests/pkg/pkgtest.sh --system $(BUILD)/roots/trixie $(DEB13_BUILD)/deb
 
 # The arm64 install test (selftests/pkg/pkgtest.sh --arch arm64): the
-# arm64 packages installed in an overlay of the arm64 test root (Debian
-# 12, the suite's, already made and cached), DKMS building meas for
+# arm64 packages installed in an overlay of the arm64 system root (Debian
+# 12, scripts/arm64-root.sh system, cached), DKMS building meas for
 # Debian 12's arm64 kernel, which then boots in qemu-system-aarch64. Not
 # part of make check (its budget); make check-arm64 PKGTEST_ARM64=1 runs
 # it too.
 pkgtest-arm64: deps-matrix deb-arm64
 	k=$$(scripts/arm64-apt.sh kernel bookworm arm64) && \
-	root=$$(scripts/arm64-root.sh) && \
+	root=$$(scripts/arm64-root.sh system) && \
 	MEAS_PKGTEST_KERNELS=$$k selftests/pkg/pkgtest.sh --system "$$root" \
 		--arch arm64 $(DEB64_BUILD)/deb
 

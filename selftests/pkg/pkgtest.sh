@@ -10,8 +10,8 @@
 # of that system: this machine's root (Debian 12), or with --system ROOT a
 # build root of another release (scripts/root.sh: trixie, Debian 13, with
 # its kernels, systemd, PCP and Prometheus), whose own tools then do all
-# of what follows; with --arch arm64, ROOT is the arm64 test root
-# (scripts/arm64-root.sh, Debian 12), a bare system whose programs
+# of what follows; with --arch arm64, ROOT is the arm64 system root
+# (scripts/arm64-root.sh system, Debian 12), a bare system whose programs
 # qemu-user runs: there the test first installs from Debian's archive
 # what an arm64 user's machine has (linux-headers-arm64, DKMS, systemd,
 # PCP, man, lintian), and the arm64 kernel the VM boots, cached under
