@@ -138,14 +138,15 @@ case "$kind" in
 binfmt) exit 0 ;;
 test) dir=$BUILD/arm64/root ;;
 system) dir=$BUILD/arm64/system ;;
-*) echo "usage: arm64-root.sh [system|binfmt]" >&2; exit 2 ;;
+*) echo "usage: arm64-root.sh [system | binfmt | alternatives DIR]" >&2; exit 2 ;;
 esac
 sources="deb $mirror bookworm main
 deb $mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main"
 opts=(bookworm --arch=arm64 --aptopt='Acquire::Check-Valid-Until "false"')
-# The system root's key is what it was when it was the only root (a
-# root made then is still good); the test root's says its recipe too.
+# A root is made again when its key changes: the system root's is its
+# package list and promtool's recipe, the test root's its list and the
+# functions that finish it.
 # shellcheck disable=SC2086 # the list is words
 if [ "$kind" = system ]; then
 	key=$(echo "bookworm $pkgs $promtool $promtool_x" | sha256sum | cut -c1-16)
