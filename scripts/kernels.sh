@@ -19,13 +19,15 @@
 # today: Debian 12's as installed by make deps-matrix (scripts/kver.sh
 # --matrix), the roots' as scripts/root.sh finds them in the archive.
 # The lanes, in this one place (Documentation/build-and-test.rst, "The
-# kernel matrix"): the whole suite in Debian 12's 6.1 (make vmtest), in
-# Debian 12's 6.12 generic and in the backports' newest, generic (and
-# PREEMPT_RT when the matrix has amd64's lanes alone); on arm64, in
-# Debian 12's 6.1 and the backports' newest; the smoke set in every
-# other kernel.  With arm64's lanes too, the backports' rt kernel runs
-# the smoke set, its series being run whole in its generic kernel on
-# both architectures, so that make check keeps to its budget.
+# kernel matrix"): the whole suite in Debian 12's 6.1 (make vmtest) and
+# in Debian 12's 6.12 generic; on arm64, in Debian 12's 6.1 and the
+# backports' newest; in the backports' newest amd64, generic and
+# PREEMPT_RT, when the matrix has amd64's lanes alone; the smoke set in
+# every other kernel.  With arm64's lanes too, the backports' amd64
+# kernels run the smoke set: their series is run whole on arm64 (and
+# with full preemption by make check-debug KERNEL=7.3), and make check
+# keeps to its budget (each of those full lanes is about 15 minutes of
+# a VM).
 #
 # Environment: MEAS_MATRIX_ROOTS, the build roots in the matrix (default
 # "trixie sid"; empty for Debian 12's kernels alone); MEAS_MATRIX_FULL,
@@ -65,8 +67,7 @@ lane_of() { # lane_of RELEASE VERSION FLAVOUR
 	"bookworm 6.1."*"-arm64 generic" | "trixie-backports "*"-arm64 generic") echo full ;;
 	*"-arm64 "*) echo smoke ;;
 	"bookworm 6.12."*" generic") echo full ;;
-	"trixie-backports "*" generic") echo full ;;
-	"trixie-backports "*" rt")
+	"trixie-backports "*" generic" | "trixie-backports "*" rt")
 		if [[ $archs = *" arm64 "* ]]; then echo smoke; else echo full; fi ;;
 	*) echo smoke ;;
 	esac

@@ -65,6 +65,7 @@ ok "kernels: Debian 12's cloud kernel runs the smoke set" has "bookworm - 6.1.0-
 ok "kernels: Debian 12's 6.12 runs the whole suite" has "bookworm - 6.12.9+deb12-amd64 generic full amd64"
 ok "kernels: trixie's kernel, built in its root, the smoke set" has "trixie trixie 6.12.50-amd64 generic smoke amd64"
 ok "kernels: the backports' rt kernel runs the whole suite" has "trixie-backports trixie 7.3.1+bpo-rt-amd64 rt full amd64"
+ok "kernels: and its generic kernel" has "trixie-backports trixie 7.3.1+bpo-amd64 generic full amd64"
 ok "kernels: sid's kernel in its root" has "sid sid 7.4.1-amd64 generic smoke amd64"
 ok "kernels: no arm64 row" sh -c "! grep -q arm64 '$o'"
 
@@ -72,7 +73,9 @@ list both MEAS_MATRIX_ARCHS="amd64 arm64"
 ok "kernels: both archs: status 0, 12 rows" sh -c "[ $rc = 0 ] && [ \$(wc -l <'$o') = 12 ]"
 ok "kernels: with arm64's lanes, the backports' rt kernel runs the smoke set" \
 	has "trixie-backports trixie 7.3.1+bpo-rt-amd64 rt smoke amd64"
-ok "kernels: and its generic kernel the whole suite" has "trixie-backports trixie 7.3.1+bpo-amd64 generic full amd64"
+ok "kernels: and its generic kernel too, its series run whole on arm64" \
+	has "trixie-backports trixie 7.3.1+bpo-amd64 generic smoke amd64"
+ok "kernels: Debian 12's 6.12 amd64 still runs the whole suite" has "bookworm - 6.12.9+deb12-amd64 generic full amd64"
 ok "kernels: Debian 12's arm64 6.1 runs the whole suite" has "bookworm - 6.1.0-9-arm64 generic full arm64"
 ok "kernels: the backports' arm64 kernel too" has "trixie-backports trixie 7.3.1+bpo-arm64 generic full arm64"
 ok "kernels: sid's arm64 kernel the smoke set" has "sid sid 7.4.1-arm64 generic smoke arm64"

@@ -32,8 +32,8 @@
 # runs a guest on one thread; run-vm.sh's slots keep the machine's
 # guests at that many while make check runs other stages beside the
 # matrix), and one build; a lane starts as soon as its kernel is built,
-# the full lanes first.  The full lanes fork 500 processes in the
-# process groups test (MEAS_GROUPS_PROCS), as make vmtest does.  Logs:
+# the full lanes first.  The full lanes fork 200 processes in the
+# process groups test (MEAS_GROUPS_PROCS), make vmtest 500.  Logs:
 # MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1 if any build or lane
 # failed, or the list could not be made whole.
 # With --table, the summary table alone, from what the last run left
@@ -143,7 +143,7 @@ run_lane() {
 		truncate -s 64M "$dir/io-disk.img"
 		KVER=$k MEAS_KO=$ko MEAS_EXAMPLE_KO=${ko%meas.ko}example/meas_example.ko \
 			MEAS_FUZZ_SECONDS=${MEAS_MATRIX_FUZZ_SECONDS:-30} \
-			MEAS_GROUPS_PROCS=${MEAS_MATRIX_GROUPS_PROCS:-500} \
+			MEAS_GROUPS_PROCS=${MEAS_MATRIX_GROUPS_PROCS:-200} \
 			selftests/vm/run-vm.sh "${boot[@]}" --timeout "$tmo" \
 			--disk "$dir/io-disk.img" --log "$dir/vm.log" \
 			-- selftests/run_tests.sh "$out" ;;
