@@ -81,8 +81,10 @@ ok "kernels: the backports' arm64 kernel too" has "trixie-backports trixie 7.3.1
 ok "kernels: sid's arm64 kernel the smoke set" has "sid sid 7.4.1-arm64 generic smoke arm64"
 
 list default -u MEAS_MATRIX_ARCHS
-ok "kernels: amd64 alone by default, the rt kernel whole" \
-	sh -c "! grep -q arm64 '$o' && grep -q -x 'trixie-backports trixie 7.3.1+bpo-rt-amd64 rt full amd64' '$o'"
+ok "kernels: both architectures by default, 12 rows" sh -c "[ $rc = 0 ] && [ \$(wc -l <'$o') = 12 ]"
+ok "kernels: by default the arm64 rows are there, 7.3 amd64 the smoke set" \
+	sh -c "grep -q -x 'trixie-backports trixie 7.3.1+bpo-arm64 generic full arm64' '$o' &&
+	       grep -q -x 'trixie-backports trixie 7.3.1+bpo-amd64 generic smoke amd64' '$o'"
 
 list root ROOT_FAILS=trixie
 ok "kernels: a root that cannot be made fails the list" [ "$rc" = 1 ]
