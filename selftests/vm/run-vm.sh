@@ -713,20 +713,46 @@ while :; do
 	sleep 2
 done
 
-# The console goes to our stdout (CRs stripped) and to the log file.  QEMU
-# runs in the background so that the traps can stop it.
-mkfifo "$workdir/console"
-sed -u 's/\r//g' <"$workdir/console" | tee -a "$console_log" &
-teepid=$!
-timeout --foreground --kill-after=10 "$timeout_s" "${qemu[@]}" \
-	</dev/null >"$workdir/console" &
-qpid=$!
-set +e
-wait "$qpid"
-qrc=$?
-qpid=""
-wait "$teepid"
-set -e
+# One run of the guest.  The console goes to our stdout (CRs stripped)
+# and to the log file.  QEMU runs in the background so that the traps can
+# stop it.  Sets qrc, QEMU's status.
+run_guest() {
+	rm -f "$workdir/console"
+	mkfifo "$workdir/console"
+	sed -u 's/\r//g' <"$workdir/console" | tee -a "$console_log" &
+	teepid=$!
+	timeout --foreground --kill-after=10 "$timeout_s" "${qemu[@]}" \
+		</dev/null >"$workdir/console" &
+	qpid=$!
+	set +e
+	wait "$qpid"
+	qrc=$?
+	qpid=""
+	wait "$teepid"
+	set -e
+}
+run_guest
+
+# A guest that died without an exit status, its CPU in a state no x86
+# CPU can be in (emulator-fault.sh: QEMU 7.2's TCG once gave a guest a
+# register's bits as its EFLAGS), runs again, once, and says so: the
+# second run's result is the result.  The first run's console stays in
+# LOG.emulator-fault.
+if [ "$qrc" != 124 ] && [ "$qrc" != 137 ] &&
+	! grep -q 'MEAS-VM-EXIT ' "$result" &&
+	fault=$("$repo/selftests/vm/emulator-fault.sh" "$console_log"); then
+	echo "$PROG: EMULATOR FAULT: the guest's CPU state is impossible ($fault);" \
+		"QEMU's, not the guest's: the guest runs again, once" >&2
+	if [ -n "$log" ]; then
+		mv "$console_log" "$log.emulator-fault"
+	else
+		mv "$console_log" "$workdir/console.emulator-fault"
+	fi
+	: >"$console_log"
+	: >"$result"
+	run_guest
+	echo "$PROG: this is the second run, after an emulator fault in the first" >&2
+fi
 
 if [ -n "$log" ]; then
 	sed -e 's/\r//g' -e '/^MEAS-VM-EXIT /d' "$result" >"$log.dmesg"
