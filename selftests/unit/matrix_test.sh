@@ -93,12 +93,14 @@ esac
 flock "$TRACE.lock" sh -c 'echo $(($(cat "$0") - 1)) >"$0"' "$TRACE.running"
 printf 'ok 1 - one\nok 2 - two\n' >"$log"
 echo "lane $KVER end" >>"$TRACE"
+# a guest that died between two tests: every result so far passed
+[ "$KVER" != "${LANE_DIES:-}" ] || exit 125
 EOF
 cp "$t/selftests/vm/run-vm.sh" "$t/a64tree/selftests/vm/"
 chmod +x "$t"/scripts/*.sh "$t"/selftests/vm/*.sh "$t"/a64tree/selftests/vm/*.sh
 
 # start NAME [VAR=VALUE...]: the matrix of the stand-ins in $t/NAME, in
-# the background (the four runs at once); its output in log, its events
+# the background (the five runs at once); its output in log, its events
 # in trace, its status in rc
 start() {
 	local d=$t/$1
@@ -117,6 +119,7 @@ start pass
 start list LIST_STATUS=3
 start build BUILD_FAILS=7.3.1-amd64
 start root ROOT_FAILS=1
+start dies LANE_DIES=7.2.1-amd64
 wait
 line() { grep -n -m1 -x -F "$1" "$trace" | cut -d: -f1; }
 before() { # before EVENT1 EVENT2: EVENT1 is in the trace, before EVENT2
@@ -174,6 +177,16 @@ ok "matrix: each arm64 lane says why" \
 	[ "$(grep -c 'no arm64 test root or programs' "$log")" = 2 ]
 ok "matrix: and no arm64 lane ran" sh -c "! grep -q 'lane .*-arm64' '$trace'"
 ok "matrix: the amd64 lanes still ran" row 7.3.1-amd64 "ok +2 +0"
+
+use dies
+ok "matrix: a lane whose guest died after its passes fails the matrix" [ "$rc" = 1 ]
+ok "matrix: its row says so, though no test failed" \
+	grep -q -E '^matrix: 7.2.1-amd64 .* ok +2 +0 +0 +[0-9]+s  FAIL \(run-vm.sh status 125\)$' "$log"
+"$t/selftests/vm/matrix.sh" --table "$t/out" "$d/m" "$d/m/kernels" >"$t/log-table" 2>&1
+rc=$?
+ok "matrix: and so does the table printed apart, make check's last" \
+	sh -c "[ $rc = 1 ] && grep -q -E '^matrix: 7.2.1-amd64 .*  FAIL \(run-vm.sh status 125\)$' '$t/log-table'"
+ok "matrix: a passing row has no verdict" sh -c "! grep -q -E '^matrix: 7.3.1-amd64 .*FAIL' '$log'"
 
 : >"$t/empty"
 "$t/selftests/vm/matrix.sh" "$t/out" "$t/m-empty" "$t/empty" >"$t/log-empty" 2>&1

@@ -319,14 +319,14 @@ done
 
 # The summary.
 status=0
-row() { # one line of the table, the header or a kernel's
-	printf 'matrix: %-28s %-5s %-16s %-7s %-7s %-11s %-5s %6s %6s %7s %6s\n' "$@"
+row() { # one line of the table, the header or a kernel's, and its verdict
+	printf 'matrix: %-28s %-5s %-16s %-7s %-7s %-11s %-5s %6s %6s %7s %6s%s\n' "$@"
 }
 echo
-row kernel arch release flavour lane compiler build passed failed skipped time
+row kernel arch release flavour lane compiler build passed failed skipped time ""
 for k in "${kernels[@]}"; do
 	log=$mdir/$k/vm.log
-	p=- f=- s=- t=${secs[$k]}
+	p=- f=- s=- t=${secs[$k]} verdict=
 	if [ "${lane[$k]}" = default ]; then
 		log=$out/vm.log
 	fi
@@ -343,6 +343,9 @@ for k in "${kernels[@]}"; do
 		t=$((t + vt))
 		if [ "$rc" != 0 ] || [ "$f" = - ] || [ "$f" != 0 ] || [ "$p" = 0 ]; then
 			status=1
+			# a lane that died between tests has no "not ok": the
+			# row says so, or it would read as a pass
+			verdict="  FAIL (run-vm.sh status $rc)"
 			[ "$table_only" = 1 ] ||
 				echo "matrix: $k (${lane[$k]}): run-vm.sh status $rc; see $mdir/$k/console.out" >&2
 			[ "$table_only" = 1 ] ||
@@ -350,7 +353,7 @@ for k in "${kernels[@]}"; do
 		fi
 	fi
 	row "$k" "${arch[$k]}" "${rel[$k]}" "${flav[$k]}" "${lane[$k]}" "${cc[$k]:--}" \
-		"${build_ok[$k]}" "$p" "$f" "$s" "${t}s"
+		"${build_ok[$k]}" "$p" "$f" "$s" "${t}s" "$verdict"
 	# One closing line per tested kernel, for .ci/run's count (once).
 	[ "$table_only" = 1 ] || [ "${lane[$k]}" = default ] || [ "$p" = - ] ||
 		echo "matrix-$k: $p passed, $f failed, $s skipped"
