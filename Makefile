@@ -265,7 +265,7 @@ check-guests:
 # Debian 13's install test ends the kernels' stream, which would end
 # first without it: in the fresh run of 30 November with both
 # architectures the kernels' stream ended at 48 minutes, the guests' (with
-# this test at its end) at about 68.
+# this test at its end) at 61.
 check-kernels:
 	rc=0; $(MAKE) check-matrix || rc=1; \
 	$(MAKE) pkgtest-trixie || rc=1; exit $$rc
