@@ -186,6 +186,8 @@ ok "matrix: its row says so, though no test failed" \
 rc=$?
 ok "matrix: and so does the table printed apart, make check's last" \
 	sh -c "[ $rc = 1 ] && grep -q -E '^matrix: 7.2.1-amd64 .*  FAIL \(run-vm.sh status 125\)$' '$t/log-table'"
+ok "matrix: its closing line counts the lane as one failure, for .ci/run" \
+	grep -q -x 'matrix-7.2.1-amd64: 2 passed, 1 failed, 0 skipped' "$log"
 ok "matrix: a passing row has no verdict" sh -c "! grep -q -E '^matrix: 7.3.1-amd64 .*FAIL' '$log'"
 
 : >"$t/empty"

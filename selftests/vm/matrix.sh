@@ -354,7 +354,9 @@ for k in "${kernels[@]}"; do
 	fi
 	row "$k" "${arch[$k]}" "${rel[$k]}" "${flav[$k]}" "${lane[$k]}" "${cc[$k]:--}" \
 		"${build_ok[$k]}" "$p" "$f" "$s" "${t}s" "$verdict"
-	# One closing line per tested kernel, for .ci/run's count (once).
+	# One closing line per tested kernel, for .ci/run's count (once); a
+	# lane that failed with no failed test counts as one failure.
+	[ -z "$verdict" ] || [ "$f" != 0 ] || f=1
 	[ "$table_only" = 1 ] || [ "${lane[$k]}" = default ] || [ "$p" = - ] ||
 		echo "matrix-$k: $p passed, $f failed, $s skipped"
 done
