@@ -246,12 +246,13 @@ check: deps-matrix
 # The host's checks, a stream of their own beside the guests and the
 # kernels: the kernels' stream makes its build roots and builds while
 # these run, instead of after them (they took the first four minutes of
-# a fresh make check with a CPU idle; the only guest among them,
-# check-insn's, takes a slot like any other).
+# a fresh make check with a CPU idle; their guests, check-insn's and
+# vm-harness-check's, take a slot like any other).
 check-host:
 	$(MAKE) check-version
 	$(MAKE) unit
 	$(MAKE) check-insn
+	$(MAKE) -C selftests vm-harness-check
 	$(MAKE) check-shipped
 
 check-guests:

@@ -743,11 +743,7 @@ if [ "$qrc" != 124 ] && [ "$qrc" != 137 ] &&
 	fault=$("$repo/selftests/vm/emulator-fault.sh" "$console_log"); then
 	echo "$PROG: EMULATOR FAULT: the guest's CPU state is impossible ($fault);" \
 		"QEMU's, not the guest's: the guest runs again, once" >&2
-	if [ -n "$log" ]; then
-		mv "$console_log" "$log.emulator-fault"
-	else
-		mv "$console_log" "$workdir/console.emulator-fault"
-	fi
+	mv "$console_log" "$console_log.emulator-fault"
 	: >"$console_log"
 	: >"$result"
 	run_guest
