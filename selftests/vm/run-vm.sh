@@ -79,8 +79,11 @@
 #   MEAS_VM_ACCEL   QEMU -accel value for TCG (default tcg,thread=single)
 #   MEAS_VM_SLOTS   at most this many guests run at a time on the machine
 #                   (default: one per CPU, as TCG runs a guest on one
-#                   thread); a guest waits for a free slot before it boots.
-#                   make check runs its stages side by side under this rule.
+#                   thread); a guest waits for a free slot before it boots,
+#                   and the waiting guests take the slots in the order they
+#                   came (selftests/vm/vm-slot.sh).  make check runs its
+#                   stages side by side under this rule, with one slot more
+#                   than the CPUs.
 #   MEAS_VM_LOCKDIR where the slots' lock files are (default /run/lock/meas-vm)
 #   MEAS_VM_OWN_REPORTS  an extended regular expression: kernel log lines
 #                   that match it are not errors here, because the caller
@@ -697,21 +700,11 @@ fi
 qemu+=("${extra_qemu[@]}")
 
 # A slot: one of MEAS_VM_SLOTS lock files, held on fd 8 until this script
-# and QEMU end, however they end.
-slots=${MEAS_VM_SLOTS:-$(nproc)}
-lockdir=${MEAS_VM_LOCKDIR:-/run/lock/meas-vm}
-mkdir -p "$lockdir"
-waited=0
-while :; do
-	for s in $(seq 1 "$slots"); do
-		exec 8>"$lockdir/slot$s"
-		flock -n 8 && break 2
-		exec 8>&-
-	done
-	[ "$waited" = 1 ] || echo "$PROG: waiting for one of $slots VM slots" >&2
-	waited=1
-	sleep 2
-done
+# and QEMU end, however they end; the waiters take them in the order they
+# came (vm-slot.sh).
+# shellcheck source=selftests/vm/vm-slot.sh
+. "$repo/selftests/vm/vm-slot.sh"
+vm_slot_take "${MEAS_VM_SLOTS:-$(nproc)}" "${MEAS_VM_LOCKDIR:-/run/lock/meas-vm}" "$PROG"
 
 # One run of the guest.  The console goes to our stdout (CRs stripped)
 # and to the log file.  QEMU runs in the background so that the traps can
