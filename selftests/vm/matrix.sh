@@ -33,7 +33,8 @@
 # guests at that many while make check runs other stages beside the
 # matrix), and one build; a lane starts as soon as its kernel is built,
 # the full lanes first.  The full lanes fork 200 processes in the
-# process groups test (MEAS_GROUPS_PROCS), make vmtest 500.  Logs:
+# process groups test (MEAS_GROUPS_PROCS), make vmtest 500, and run the
+# adversary 10 s (MEAS_ADVERSARY_SECONDS), make vmtest 30.  Logs:
 # MATRIX_DIR/VERSION/{build,vm}.log.  Exit status 1 if any build or lane
 # failed, or the list could not be made whole.
 # With --table, the summary table alone, from what the last run left
@@ -144,6 +145,7 @@ run_lane() {
 		KVER=$k MEAS_KO=$ko MEAS_EXAMPLE_KO=${ko%meas.ko}example/meas_example.ko \
 			MEAS_FUZZ_SECONDS=${MEAS_MATRIX_FUZZ_SECONDS:-30} \
 			MEAS_GROUPS_PROCS=${MEAS_MATRIX_GROUPS_PROCS:-200} \
+			MEAS_ADVERSARY_SECONDS=${MEAS_MATRIX_ADVERSARY_SECONDS:-10} \
 			selftests/vm/run-vm.sh "${boot[@]}" --timeout "$tmo" \
 			--disk "$dir/io-disk.img" --log "$dir/vm.log" \
 			-- selftests/run_tests.sh "$out" ;;
