@@ -104,7 +104,10 @@ mkdir -p "$adir"/{state/lists/partial,cache/archives/partial,apt.conf.d,sources.
 echo "$sources" >"$adir/sources.list"
 # Everything apt reads or writes is under $adir; amd64 is there for the
 # kbuild tools the arm64 headers run on this machine.  An archive mirror
-# may lag behind the suites' Valid-Until (sid's last a week).
+# may lag behind the suites' Valid-Until (sid's last a week).  apt's
+# binary caches are kept there too: without them each apt call read the
+# release's lists again, 2 s of CPU for sid's, and make check calls it often
+# (the lock below lets one run of this script at a time per release).
 cat >"$adir/apt.conf" <<EOF
 APT::Architecture "arm64";
 APT::Architectures { "arm64"; "amd64"; };
@@ -116,8 +119,8 @@ Acquire::Languages "none";
 Dir::State "$adir/state";
 Dir::State::status "$adir/state/status";
 Dir::Cache "$adir/cache";
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
+Dir::Cache::pkgcache "$adir/cache/pkgcache.bin";
+Dir::Cache::srcpkgcache "$adir/cache/srcpkgcache.bin";
 Dir::Etc::SourceList "$adir/sources.list";
 Dir::Etc::SourceParts "$adir/sources.list.d";
 Dir::Etc::Preferences "$adir/preferences";
