@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd -P)
 vs=$out/vm-slot-test
 rm -rf "$vs"
 mkdir -p "$vs/locks"
-export MEAS_VM_SLOT_POLL=0.05
+export MEAS_VM_SLOT_POLL=0.1
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT
 
@@ -26,18 +26,19 @@ waiter() {
 	bash -c '. "$1"; vm_slot_take "$2" "$3" "$4" 2>>"$5/$4.err" || exit 1
 		echo "$4" >>"$5/order"
 		i=0
-		while [ ! -e "$5/$4.go" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done' \
+		while [ ! -e "$5/$4.go" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done' \
 		waiter "$top/selftests/vm/vm-slot.sh" "$2" "$vs/locks" "$1" "$vs" &
 	pids+=($!)
 	last=$!
 }
 
-# until_true CMD...: CMD true within 10 s
+# until_true CMD...: CMD true within 30 s (make check runs this beside
+# the builds and the guests)
 until_true() {
 	local i=0
 	until "$@"; do
-		[ $i -lt 200 ] || return 1
-		sleep 0.05
+		[ $i -lt 300 ] || return 1
+		sleep 0.1
 		i=$((i + 1))
 	done
 }
@@ -58,13 +59,13 @@ waiter b 1
 until_true queued 1
 waiter c 1
 until_true queued 2
-sleep 0.3
+sleep 0.5
 ok "vm-slot: while the slot is held, b and c wait" order "a "
 ok "vm-slot: a waiter says once that it waits" \
 	[ "$(grep -c 'b: waiting for one of 1 VM slots' "$vs/b.err")" = 1 ]
 go a
 ok "vm-slot: a's slot goes to b, who came first" until_true order "a b "
-sleep 0.3
+sleep 0.5
 ok "vm-slot: c still waits behind b" order "a b "
 go b
 ok "vm-slot: then c" until_true order "a b c "
@@ -76,7 +77,7 @@ until_true queued 1
 kill -9 "$last"
 wait "$last" 2>/dev/null
 waiter e 1
-until_true queued 2
+until_true grep -q waiting "$vs/e.err"
 go c
 ok "vm-slot: a waiter killed by SIGKILL is passed over" until_true order "a b c e "
 ok "vm-slot: its ticket is removed" until_true queued 0
@@ -93,11 +94,12 @@ ok "vm-slot: a ticket of a reused pid is passed over" until_true order "a b c e 
 go f
 : >"$vs/order"
 waiter g 2
+until_true order "g "
 waiter h 2
 ok "vm-slot: two slots hold two guests" until_true order "g h "
 waiter i 2
 until_true queued 1
-sleep 0.3
+sleep 0.5
 ok "vm-slot: a third waits" order "g h "
 go h
 ok "vm-slot: and comes in when one goes" until_true order "g h i "
