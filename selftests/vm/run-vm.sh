@@ -82,8 +82,7 @@
 #                   thread); a guest waits for a free slot before it boots,
 #                   and the waiting guests take the slots in the order they
 #                   came (selftests/vm/vm-slot.sh).  make check runs its
-#                   stages side by side under this rule, with one slot more
-#                   than the CPUs.
+#                   stages side by side under this rule.
 #   MEAS_VM_LOCKDIR where the slots' lock files are (default /run/lock/meas-vm)
 #   MEAS_VM_OWN_REPORTS  an extended regular expression: kernel log lines
 #                   that match it are not errors here, because the caller
